@@ -1,0 +1,233 @@
+package org.hympj.api;
+
+import java.util.Arrays;
+
+/**
+ * A message layout over a {@link Primitive}: a contiguous run of {@link #blockLength()}
+ * elements, repeated over zero or more strided dimensions (outermost first). This covers
+ * MPI's contiguous and vector types, and vectors of those (halo faces: contiguous,
+ * block-stride, element-stride). Immutable; dimensions of count 1 are dropped and
+ * dimensions that are really contiguous are merged, so the same layout has one form.
+ *
+ * <p>A message of {@code count} items of a datatype places item {@code i} at element
+ * offset {@code i * extent()} from the buffer offset, as MPI does.
+ */
+public final class Datatype {
+    public static final Datatype BYTE = new Datatype(Primitive.BYTE, 1, new int[0], new int[0], 1);
+    public static final Datatype CHAR = new Datatype(Primitive.CHAR, 1, new int[0], new int[0], 1);
+    public static final Datatype SHORT = new Datatype(Primitive.SHORT, 1, new int[0], new int[0], 1);
+    public static final Datatype INT = new Datatype(Primitive.INT, 1, new int[0], new int[0], 1);
+    public static final Datatype LONG = new Datatype(Primitive.LONG, 1, new int[0], new int[0], 1);
+    public static final Datatype FLOAT = new Datatype(Primitive.FLOAT, 1, new int[0], new int[0], 1);
+    public static final Datatype DOUBLE = new Datatype(Primitive.DOUBLE, 1, new int[0], new int[0], 1);
+
+    private final Primitive primitive;
+    private final int blockLength;
+    private final int[] counts;
+    private final int[] strides;
+    private final long extent;
+    private final long elements;
+
+    private Datatype(Primitive primitive, int blockLength, int[] counts, int[] strides, long extent) {
+        this.primitive = primitive;
+        this.blockLength = blockLength;
+        this.counts = counts;
+        this.strides = strides;
+        this.extent = extent;
+        long n = blockLength;
+        for (int c : counts) {
+            n *= c;
+        }
+        this.elements = n;
+    }
+
+    /** The predefined datatype of a primitive kind. */
+    public static Datatype of(Primitive p) {
+        switch (p) {
+            case BYTE: return BYTE;
+            case CHAR: return CHAR;
+            case SHORT: return SHORT;
+            case INT: return INT;
+            case LONG: return LONG;
+            case FLOAT: return FLOAT;
+            default: return DOUBLE;
+        }
+    }
+
+    /** {@code count} consecutive items of this type (MPI_Type_contiguous). */
+    public Datatype contiguous(int count) {
+        return vector(count, 1, 1);
+    }
+
+    /**
+     * {@code count} blocks of {@code blockLength} items of this type, block starts
+     * {@code stride} items apart (MPI_Type_vector; stride in items of this type).
+     *
+     * @throws IllegalArgumentException if count or blockLength is negative, or stride is below 1
+     */
+    public Datatype vector(int count, int blockLength, int stride) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be >= 0, was " + count);
+        }
+        if (blockLength < 0) {
+            throw new IllegalArgumentException("blockLength must be >= 0, was " + blockLength);
+        }
+        if (stride < 1) {
+            throw new IllegalArgumentException("stride must be >= 1, was " + stride);
+        }
+        if (count == 0 || blockLength == 0) {
+            return new Datatype(primitive, 0, new int[0], new int[0], 0);
+        }
+        // dims of the new type: [count x stride*extent] [blockLength x extent] then this type's dims
+        int n = counts.length + 2;
+        long[] c = new long[n];
+        long[] s = new long[n];
+        c[0] = count;
+        s[0] = (long) stride * extent;
+        c[1] = blockLength;
+        s[1] = extent;
+        for (int i = 0; i < counts.length; i++) {
+            c[i + 2] = counts[i];
+            s[i + 2] = strides[i];
+        }
+        long newExtent = ((long) (count - 1) * stride + blockLength) * extent;
+        return normalise(primitive, blockLength(), c, s, newExtent);
+    }
+
+    /**
+     * Canonical form: drops count-1 dimensions, folds innermost dimensions that are
+     * contiguous with the block into it, and merges a dimension into the one inside it when
+     * it steps exactly over that one's span. Repeats until nothing changes.
+     */
+    private static Datatype normalise(Primitive p, long block, long[] c, long[] s, long extent) {
+        long blk = block;
+        int n = 0;
+        long[] cc = new long[c.length];
+        long[] ss = new long[c.length];
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] != 1) {
+                cc[n] = c[i];
+                ss[n] = s[i];
+                n++;
+            }
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            if (n > 0 && ss[n - 1] == blk) {
+                blk *= cc[n - 1];
+                n--;
+                changed = true;
+                continue;
+            }
+            for (int i = n - 1; i > 0; i--) {
+                if (ss[i - 1] == cc[i] * ss[i]) {
+                    cc[i - 1] *= cc[i];
+                    ss[i - 1] = ss[i];
+                    System.arraycopy(cc, i + 1, cc, i, n - i - 1);
+                    System.arraycopy(ss, i + 1, ss, i, n - i - 1);
+                    n--;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        int[] ci = new int[n];
+        int[] si = new int[n];
+        for (int i = 0; i < n; i++) {
+            ci[i] = Math.toIntExact(cc[i]);
+            si[i] = Math.toIntExact(ss[i]);
+        }
+        return new Datatype(p, Math.toIntExact(blk), ci, si, extent);
+    }
+
+    /** The primitive element kind; the buffer must be an array of it (or a segment buffer of it). */
+    public Primitive primitive() {
+        return primitive;
+    }
+
+    /** Elements in one contiguous block. */
+    public int blockLength() {
+        return blockLength;
+    }
+
+    /** Number of strided dimensions (0: the type is one contiguous block). */
+    public int dimensions() {
+        return counts.length;
+    }
+
+    /** Block count of dimension {@code d} (0 = outermost). */
+    public int count(int d) {
+        return counts[d];
+    }
+
+    /** Stride of dimension {@code d}, in elements. */
+    public int stride(int d) {
+        return strides[d];
+    }
+
+    /** Span of one item in elements: where item {@code i+1} starts relative to item {@code i}. */
+    public long extent() {
+        return extent;
+    }
+
+    /** Elements of data in one item. */
+    public long elements() {
+        return elements;
+    }
+
+    /** Bytes of data in one item (MPI_Type_size). */
+    public long size() {
+        return elements * primitive.bytes();
+    }
+
+    /** True when the type's data is one contiguous run (no gaps). */
+    public boolean isContiguous() {
+        return counts.length == 0;
+    }
+
+    /** True for the predefined single-element types. */
+    public boolean isPrimitive() {
+        return counts.length == 0 && blockLength == 1;
+    }
+
+    /** Elements spanned by {@code count} items: from the first to one past the last element touched. */
+    public long span(int count) {
+        if (count == 0 || elements == 0) {
+            return 0;
+        }
+        long last = (long) (count - 1) * extent;
+        long lastInItem = blockLength;
+        for (int d = 0; d < counts.length; d++) {
+            lastInItem += (long) (counts[d] - 1) * strides[d];
+        }
+        return last + lastInItem;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Datatype)) {
+            return false;
+        }
+        Datatype t = (Datatype) o;
+        return primitive == t.primitive && blockLength == t.blockLength && extent == t.extent
+            && Arrays.equals(counts, t.counts) && Arrays.equals(strides, t.strides);
+    }
+
+    @Override
+    public int hashCode() {
+        return ((primitive.hashCode() * 31 + blockLength) * 31 + Arrays.hashCode(counts)) * 31 + Long.hashCode(extent);
+    }
+
+    @Override
+    public String toString() {
+        if (isPrimitive()) {
+            return primitive.name();
+        }
+        StringBuilder b = new StringBuilder(primitive.name()).append('[');
+        for (int d = 0; d < counts.length; d++) {
+            b.append(counts[d]).append('x').append("stride ").append(strides[d]).append(", ");
+        }
+        return b.append("block ").append(blockLength).append(", extent ").append(extent).append(']').toString();
+    }
+}

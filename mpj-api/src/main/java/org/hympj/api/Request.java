@@ -1,0 +1,107 @@
+package org.hympj.api;
+
+import org.hympj.spi.ProgressEngine;
+
+/**
+ * A non-blocking operation in flight. Completing it (wait or a successful test) makes it
+ * inactive; a completed non-persistent request stays inactive and is skipped by
+ * {@link #waitAny} and {@link #testAny}. A request may be tested and waited on from the
+ * thread that owns its communicator only.
+ */
+public interface Request {
+    /** Returned by {@link #waitAny}/{@link #testAny} when no request in the list is active. */
+    int UNDEFINED = Comm.UNDEFINED;
+    /** Returned by {@link #testAny} when requests are active but none has completed yet. */
+    int NONE_COMPLETED = -1;
+
+    /**
+     * Blocks until the operation completes, making progress meanwhile.
+     *
+     * @throws TruncationException if a receive got a longer message than its buffer
+     * @throws RankFailedException if a rank of the job died meanwhile
+     */
+    void waitFor();
+
+    /** Makes progress; true if the operation has completed (the request is now inactive). */
+    boolean test();
+
+    /**
+     * True from a start until a wait or test has observed the completion (MPI's "active").
+     * A persistent request may be started again only when it is not active.
+     */
+    boolean isActive();
+
+    /** The status of the last completion (owned by this request, overwritten on restart). */
+    Status status();
+
+    /**
+     * Releases the request. An active request is first completed (as MPI_Request_free lets
+     * the operation finish): a free of an active request waits for it.
+     */
+    void free();
+
+    /** The progress engine this request belongs to; for the static helpers below. */
+    ProgressEngine engine();
+
+    /** Waits for every non-null request. Errors: the first one is thrown after all completed. */
+    static void waitAll(Request... requests) {
+        ProgressEngine engine = firstEngine(requests);
+        if (engine != null) {
+            engine.waitAll(requests);
+        }
+    }
+
+    /**
+     * True if every active request has completed, and then all are completed (inactive);
+     * false, with none of them changed, otherwise.
+     */
+    static boolean testAll(Request... requests) {
+        ProgressEngine engine = firstEngine(requests);
+        return engine == null || engine.testAll(requests);
+    }
+
+    /**
+     * Waits until one active request completes and returns its index; {@link #UNDEFINED} at
+     * once when none of them is active.
+     */
+    static int waitAny(Request... requests) {
+        ProgressEngine engine = firstEngine(requests);
+        return engine == null ? UNDEFINED : engine.waitAny(requests);
+    }
+
+    /**
+     * The index of an active request that has completed (it is now inactive),
+     * {@link #NONE_COMPLETED} if active ones remain but none has completed, {@link #UNDEFINED}
+     * if none is active.
+     */
+    static int testAny(Request... requests) {
+        ProgressEngine engine = firstEngine(requests);
+        return engine == null ? UNDEFINED : engine.testAny(requests);
+    }
+
+    /** Starts every non-null persistent request, in order (MPI_Startall). */
+    static void startAll(PersistentRequest... requests) {
+        for (PersistentRequest r : requests) {
+            if (r != null && r.isActive()) {
+                throw new IllegalStateException("startAll: a request in the list is still active: " + r);
+            }
+        }
+        for (PersistentRequest r : requests) {
+            if (r != null) {
+                r.start();
+            }
+        }
+    }
+
+    private static ProgressEngine firstEngine(Request[] requests) {
+        if (requests == null) {
+            throw new IllegalArgumentException("requests must not be null");
+        }
+        for (Request r : requests) {
+            if (r != null) {
+                return r.engine();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,115 @@
+package org.hympj.shm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.hympj.api.Comm;
+import org.hympj.api.Mpj;
+import org.hympj.api.MpjException;
+import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+import org.hympj.shm.job.JobDirectory;
+import org.hympj.shm.pml.Engine;
+import org.hympj.shm.pml.SegmentAllocator;
+import org.hympj.shm.pml.ShmComm;
+
+/**
+ * One rank of a shared-memory job. A rank started by the launcher joins the job named by
+ * {@code HYMPJ_JOB_DIR} and {@code HYMPJ_RANK}; a program started alone creates a
+ * one-rank job of its own and removes it at close (or at JVM exit).
+ */
+public final class ShmMpj extends Mpj {
+    public static final String ENV_JOB_DIR = "HYMPJ_JOB_DIR";
+    public static final String ENV_RANK = "HYMPJ_RANK";
+
+    private final JobDirectory job;
+    private final JobControl control;
+    private final Engine engine;
+    private final ShmComm world;
+    private final boolean ownsJob;
+    private final int rank;
+    private final Thread cleanup;
+    private boolean closed;
+
+    private ShmMpj(JobDirectory job, int rank, boolean ownsJob) throws IOException {
+        this.job = job;
+        this.rank = rank;
+        this.ownsJob = ownsJob;
+        this.control = job.openControl();
+        ShmFabric fabric = new ShmFabric(job, rank);
+        this.engine = new Engine(fabric, job.config(), control, !ownsJob);
+        this.world = new ShmComm(engine, new SegmentAllocator(fabric), 0);
+        control.register(rank, ProcessHandle.current().pid());
+        if (ownsJob) {
+            cleanup = new Thread(job::delete, "hympj-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+        } else {
+            cleanup = null;
+        }
+    }
+
+    static ShmMpj init() {
+        String dir = System.getenv(ENV_JOB_DIR);
+        try {
+            if (dir == null || dir.isEmpty()) {
+                String id = "single-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
+                JobDirectory job = JobDirectory.create(JobConfig.defaults(id, 1));
+                try {
+                    return new ShmMpj(job, 0, true);
+                } catch (IOException | RuntimeException e) {
+                    job.delete();
+                    throw e;
+                }
+            }
+            String r = System.getenv(ENV_RANK);
+            if (r == null) {
+                throw new MpjException(ENV_JOB_DIR + " is set but " + ENV_RANK + " is not");
+            }
+            Path p = Paths.get(dir);
+            JobDirectory job = JobDirectory.open(p);
+            int rank = Integer.parseInt(r);
+            if (rank < 0 || rank >= job.config().size) {
+                throw new MpjException(ENV_RANK + "=" + rank + " is outside the job's 0.." + (job.config().size - 1));
+            }
+            return new ShmMpj(job, rank, false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("HyMPJ init failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Comm world() {
+        return world;
+    }
+
+    public JobConfig config() {
+        return job.config();
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            engine.flush();
+        } finally {
+            control.setState(rank, JobControl.STATE_FINALIZED);
+            if (ownsJob) {
+                job.delete();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException ignored) {
+                    // already shutting down
+                }
+            }
+        }
+    }
+}

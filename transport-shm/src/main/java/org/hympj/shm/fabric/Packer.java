@@ -1,0 +1,115 @@
+package org.hympj.shm.fabric;
+
+import org.agrona.UnsafeApi;
+import org.hympj.api.Datatype;
+
+/**
+ * Copies between a typed layout (a {@link Datatype} over a Java array or mapped memory) and
+ * its packed, contiguous image — any byte range of it, so one message can be packed into
+ * ring records or streamed in fragments. Memory is named Unsafe-style: a base object (an
+ * array, or null for off-heap) and an offset (array offset, or absolute address).
+ *
+ * <p>Not thread-safe: one per progress engine (it keeps an odometer scratch array so no
+ * call allocates).
+ */
+public final class Packer {
+    private long[] idx = new long[8];
+
+    /**
+     * Copies bytes {@code [from, from+len)} of the packed image of {@code count} items of
+     * {@code type} at (base, addr) into the contiguous (dstBase, dstAddr).
+     */
+    public void pack(Object base, long addr, Datatype type, int count, long from,
+                     Object dstBase, long dstAddr, long len) {
+        if (type.isContiguous()) {
+            copy(base, addr + from, dstBase, dstAddr, len);
+        } else {
+            walk(base, addr, type, from, dstBase, dstAddr, len, true);
+        }
+    }
+
+    /**
+     * Copies {@code len} contiguous bytes at (srcBase, srcAddr) into bytes
+     * {@code [from, from+len)} of the packed image of the typed layout at (base, addr).
+     */
+    public void unpack(Object srcBase, long srcAddr, long len, Object base, long addr, Datatype type,
+                       int count, long from) {
+        if (type.isContiguous()) {
+            copy(srcBase, srcAddr, base, addr + from, len);
+        } else {
+            walk(base, addr, type, from, srcBase, srcAddr, len, false);
+        }
+    }
+
+    /** Plain copy; small sizes by primitive moves (a JNI-free path the JIT inlines). */
+    public static void copy(Object srcBase, long src, Object dstBase, long dst, long len) {
+        if (len == 8) {
+            UnsafeApi.putLong(dstBase, dst, UnsafeApi.getLong(srcBase, src));
+        } else if (len == 4) {
+            UnsafeApi.putInt(dstBase, dst, UnsafeApi.getInt(srcBase, src));
+        } else if (len > 0) {
+            UnsafeApi.copyMemory(srcBase, src, dstBase, dst, len);
+        }
+    }
+
+    /**
+     * Visits the blocks of the typed layout that overlap packed bytes [from, from+len), with
+     * an odometer over the dimensions, copying each piece to (packing) or from (unpacking)
+     * the contiguous side.
+     */
+    private void walk(Object base, long addr, Datatype type, long from, Object flatBase, long flatAddr,
+                      long len, boolean packing) {
+        final int e = type.primitive().bytes();
+        final long blockBytes = (long) type.blockLength() * e;
+        final long itemBytes = type.size();
+        final int dims = type.dimensions();
+        if (idx.length < dims) {
+            idx = new long[dims];
+        }
+        final long[] ix = idx;
+        long item = from / itemBytes;
+        long inItem = from % itemBytes;
+        long block = inItem / blockBytes;
+        long inBlock = inItem % blockBytes;
+        // element offset of the current block: item * extent + sum(idx[d] * stride[d])
+        long off = item * type.extent();
+        for (int d = dims - 1; d >= 0; d--) {
+            int c = type.count(d);
+            ix[d] = block % c;
+            block /= c;
+            off += ix[d] * type.stride(d);
+        }
+        long remaining = len;
+        long flat = flatAddr;
+        while (remaining > 0) {
+            long n = Math.min(blockBytes - inBlock, remaining);
+            long typed = addr + off * e + inBlock;
+            if (packing) {
+                copy(base, typed, flatBase, flat, n);
+            } else {
+                copy(flatBase, flat, base, typed, n);
+            }
+            flat += n;
+            remaining -= n;
+            inBlock += n;
+            if (inBlock == blockBytes) {
+                inBlock = 0;
+                int d = dims - 1;
+                while (true) {
+                    if (d < 0) {
+                        off += type.extent(); // every dimension wrapped: next item
+                        break;
+                    }
+                    ix[d]++;
+                    off += type.stride(d);
+                    if (ix[d] < type.count(d)) {
+                        break;
+                    }
+                    off -= (long) type.count(d) * type.stride(d);
+                    ix[d] = 0;
+                    d--;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package org.hympj.shm.fabric;
+
+import java.io.File;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.hympj.shm.job.JobDirectory;
+
+/**
+ * The native shared-memory fabric (the "BTL"): for every ordered pair of ranks a
+ * single-producer single-consumer packet ring (Agrona {@link OneToOneRingBuffer}) in the
+ * receiver's ring file, and every rank's registered segment mapped into every rank, so a
+ * put is one copy straight into the peer's memory.
+ *
+ * <p>It offers what the emulated fabrics of later issues offer too: eager packets
+ * ({@link #ring}), puts into a peer's segment ({@link #segmentAddress}), and completion
+ * notification (a packet written after the put: the ring's release store orders it after
+ * the data).
+ */
+public final class ShmFabric implements AutoCloseable {
+    private final int rank;
+    private final int size;
+    private final OneToOneRingBuffer[] outbound;
+    private final OneToOneRingBuffer[] inbound;
+    private final MappedByteBuffer[] ringMaps;
+    private final MappedByteBuffer[] segmentMaps;
+    private final long[] segmentAddress;
+    private final long segmentBytes;
+
+    public ShmFabric(JobDirectory job, int rank) {
+        this.rank = rank;
+        this.size = job.config().size;
+        this.segmentBytes = job.config().segmentBytes;
+        int ringBytes = job.config().ringBytes;
+        long slot = JobDirectory.ringSlotBytes(ringBytes);
+        int ringLen = ringBytes + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH;
+        outbound = new OneToOneRingBuffer[size];
+        inbound = new OneToOneRingBuffer[size];
+        ringMaps = new MappedByteBuffer[size];
+        segmentMaps = new MappedByteBuffer[size];
+        segmentAddress = new long[size];
+        for (int r = 0; r < size; r++) {
+            File rf = job.ringFile(r).toFile();
+            ringMaps[r] = IoUtil.mapExistingFile(rf, "rings of rank " + r);
+            File sf = job.segmentFile(r).toFile();
+            segmentMaps[r] = IoUtil.mapExistingFile(sf, "segment of rank " + r);
+            segmentMaps[r].order(ByteOrder.nativeOrder());
+            segmentAddress[r] = BufferUtil.address(segmentMaps[r]);
+        }
+        for (int peer = 0; peer < size; peer++) {
+            // my packets to peer live in peer's ring file, slot [rank]
+            outbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[peer], (int) (rank * slot), ringLen));
+            // packets from peer to me live in my ring file, slot [peer]
+            inbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[rank], (int) (peer * slot), ringLen));
+        }
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The ring my packets to {@code peer} go into. */
+    public OneToOneRingBuffer ring(int peer) {
+        return outbound[peer];
+    }
+
+    /** The ring packets from {@code peer} arrive in. */
+    public OneToOneRingBuffer inbound(int peer) {
+        return inbound[peer];
+    }
+
+    /** Absolute address of the first byte of {@code rank}'s segment in this process. */
+    public long segmentAddress(int r) {
+        return segmentAddress[r];
+    }
+
+    public long segmentBytes() {
+        return segmentBytes;
+    }
+
+    /** My own segment's mapping, for slicing segment buffers out of it. */
+    public MappedByteBuffer mySegment() {
+        return segmentMaps[rank];
+    }
+
+    /** Zeroes (and so pre-touches: first touches of fresh pages are slow) part of my segment. */
+    public void touch(long offset, long length) {
+        UnsafeApi.setMemory(null, segmentAddress[rank] + offset, length, (byte) 0);
+    }
+
+    /**
+     * Nothing is unmapped explicitly: a segment buffer an application still holds after
+     * finalize would otherwise crash the JVM on its next access. The mappings go with the
+     * process (the files are removed by the job's creator).
+     */
+    @Override
+    public void close() {
+        // intentionally empty, see above
+    }
+}

@@ -1,0 +1,90 @@
+package org.hympj.shm.launch;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/** How a job ended: the launcher's exit code, each rank's, and (if captured) their output. */
+public final class JobResult {
+    /** Exit code used when the job hit its timeout. */
+    public static final int TIMEOUT_EXIT = 124;
+
+    private final int exitCode;
+    private final int failedRank;
+    private final int[] rankExitCodes;
+    private final List<String> outputs;
+    private final String message;
+    private final Path jobDir;
+    private final long elapsedMillis;
+
+    JobResult(int exitCode, int failedRank, int[] rankExitCodes, List<String> outputs, String message, Path jobDir,
+              long elapsedMillis) {
+        this.exitCode = exitCode;
+        this.failedRank = failedRank;
+        this.rankExitCodes = rankExitCodes.clone();
+        this.outputs = outputs;
+        this.message = message;
+        this.jobDir = jobDir;
+        this.elapsedMillis = elapsedMillis;
+    }
+
+    /** 0 when every rank exited 0; else the first failing rank's code ({@link #TIMEOUT_EXIT} on timeout). */
+    public int exitCode() {
+        return exitCode;
+    }
+
+    /** The first rank that failed, or -1. */
+    public int failedRank() {
+        return failedRank;
+    }
+
+    public int rankExitCode(int rank) {
+        return rankExitCodes[rank];
+    }
+
+    public int[] rankExitCodes() {
+        return rankExitCodes.clone();
+    }
+
+    /** Captured stdout+stderr of a rank ("" when output was not captured). */
+    public String output(int rank) {
+        return outputs.get(rank);
+    }
+
+    /** All ranks' captured output, each line prefixed with "[rank] ". */
+    public String allOutput() {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < outputs.size(); r++) {
+            for (String line : outputs.get(r).split("\n", -1)) {
+                if (!line.isEmpty()) {
+                    b.append('[').append(r).append("] ").append(line).append('\n');
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    /** What went wrong, in one sentence ("" on success). */
+    public String message() {
+        return message;
+    }
+
+    /** The job directory the job used (already removed). */
+    public Path jobDir() {
+        return jobDir;
+    }
+
+    public long elapsedMillis() {
+        return elapsedMillis;
+    }
+
+    public boolean ok() {
+        return exitCode == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "JobResult[exit=" + exitCode + ", ranks=" + Arrays.toString(rankExitCodes)
+            + (message.isEmpty() ? "" : ", " + message) + "]";
+    }
+}

@@ -1,0 +1,131 @@
+package org.hympj.shm.launch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hympj.shm.job.JobConfig;
+
+/** What to launch: N ranks of a main class, with the job's options. Mutable builder style. */
+public final class LaunchSpec {
+    /** How rank output is handled. */
+    public enum Output {
+        /** Ranks write straight to the launcher's stdout/stderr. */
+        INHERIT,
+        /** Each line is prefixed with "[rank] " and written to the launcher's stdout/stderr. */
+        TAG,
+        /** Kept in the {@link JobResult} (stdout and stderr merged per rank); nothing printed. */
+        CAPTURE,
+        /** Kept in the result and also printed with "[rank] " prefixes. */
+        CAPTURE_AND_TAG
+    }
+
+    int np = 1;
+    String mainClass;
+    List<String> args = new ArrayList<>();
+    String classpath = System.getProperty("java.class.path");
+    Duration timeout = Duration.ZERO;
+    Output output = Output.INHERIT;
+    long segmentBytes = JobConfig.DEFAULT_SEGMENT_BYTES;
+    int ringBytes = JobConfig.DEFAULT_RING_BYTES;
+    int eagerLimit = JobConfig.DEFAULT_EAGER_LIMIT;
+    String model = "none";
+    int subcluster = 0;
+    String idle = "auto";
+    List<String> jvmArgs = new ArrayList<>();
+    Map<String, String> env = new LinkedHashMap<>();
+    Duration abortGrace = Duration.ofSeconds(2);
+
+    public static LaunchSpec of(int np, Class<?> main, String... args) {
+        return new LaunchSpec().np(np).main(main.getName()).args(args);
+    }
+
+    public LaunchSpec np(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("np must be >= 1, was " + n);
+        }
+        this.np = n;
+        return this;
+    }
+
+    public LaunchSpec main(String className) {
+        this.mainClass = className;
+        return this;
+    }
+
+    public LaunchSpec args(String... a) {
+        this.args = new ArrayList<>(Arrays.asList(a));
+        return this;
+    }
+
+    public LaunchSpec args(List<String> a) {
+        this.args = new ArrayList<>(a);
+        return this;
+    }
+
+    public LaunchSpec classpath(String cp) {
+        this.classpath = cp;
+        return this;
+    }
+
+    public LaunchSpec timeout(Duration t) {
+        this.timeout = t;
+        return this;
+    }
+
+    public LaunchSpec output(Output o) {
+        this.output = o;
+        return this;
+    }
+
+    public LaunchSpec segmentBytes(long b) {
+        this.segmentBytes = b;
+        return this;
+    }
+
+    public LaunchSpec ringBytes(int b) {
+        this.ringBytes = b;
+        return this;
+    }
+
+    public LaunchSpec eagerLimit(int b) {
+        this.eagerLimit = b;
+        return this;
+    }
+
+    public LaunchSpec model(String m) {
+        this.model = m;
+        return this;
+    }
+
+    public LaunchSpec subcluster(int s) {
+        this.subcluster = s;
+        return this;
+    }
+
+    public LaunchSpec idle(String i) {
+        this.idle = i;
+        return this;
+    }
+
+    public LaunchSpec jvmArg(String a) {
+        this.jvmArgs.add(a);
+        return this;
+    }
+
+    public LaunchSpec env(String k, String v) {
+        this.env.put(k, v);
+        return this;
+    }
+
+    public LaunchSpec abortGrace(Duration d) {
+        this.abortGrace = d;
+        return this;
+    }
+
+    public int np() {
+        return np;
+    }
+}

@@ -1,0 +1,298 @@
+package org.hympj.shm.launch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.hympj.shm.ShmMpj;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+import org.hympj.shm.job.JobDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a job: creates its directory in /dev/shm, starts one JVM per rank, watches them, and
+ * ends the job. The first rank to fail (non-zero exit, crash, kill) raises the job's abort
+ * flag, so peers blocked in a call fail naming it; whoever is still running after a grace
+ * period is terminated, then killed. The job directory is removed in every case, also when
+ * the launcher itself is interrupted or terminated (shutdown hook).
+ */
+public final class Launcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Launcher.class);
+    private static final String JVM_OPTIONS = "jvm.options";
+
+    private Launcher() {
+    }
+
+    /** The JVM flags every rank needs (from the build's single source, the root pom). */
+    public static List<String> jvmFlags() {
+        try (InputStream in = Launcher.class.getResourceAsStream(JVM_OPTIONS)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + JVM_OPTIONS + " missing from the transport-shm jar");
+            }
+            String s = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (s.contains("${")) {
+                throw new IllegalStateException(JVM_OPTIONS + " was not filtered by the build: " + s);
+            }
+            return s.isEmpty() ? List.of() : Arrays.asList(s.split("\\s+"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String javaCommand() {
+        return ProcessHandle.current().info().command()
+            .orElse(System.getProperty("java.home") + "/bin/java");
+    }
+
+    /** Runs the job to its end and returns how it ended. */
+    public static JobResult run(LaunchSpec spec) throws IOException {
+        if (spec.mainClass == null || spec.mainClass.isEmpty()) {
+            throw new IllegalArgumentException("no main class given");
+        }
+        if (!"none".equals(spec.model)) {
+            throw new IllegalArgumentException("--model " + spec.model
+                + ": only 'none' (native shared memory) is implemented so far; the fabric models come next");
+        }
+        String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
+            + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        JobConfig config = JobConfig.defaults(jobId, spec.np)
+            .with(spec.segmentBytes, spec.ringBytes, spec.eagerLimit, spec.model,
+                spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle);
+        JobDirectory job = JobDirectory.create(config);
+        Running running = new Running(spec, job);
+        Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return running.run();
+        } finally {
+            running.stopAll();
+            job.delete();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is already shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** One job while it runs. */
+    private static final class Running {
+        private final LaunchSpec spec;
+        private final JobDirectory job;
+        private final Process[] procs;
+        private final StringBuilder[] outputs;
+        private final List<Thread> pumps = new ArrayList<>();
+        private volatile boolean stopping;
+
+        Running(LaunchSpec spec, JobDirectory job) {
+            this.spec = spec;
+            this.job = job;
+            this.procs = new Process[spec.np];
+            this.outputs = new StringBuilder[spec.np];
+            for (int r = 0; r < spec.np; r++) {
+                outputs[r] = new StringBuilder();
+            }
+        }
+
+        JobResult run() throws IOException {
+            long t0 = System.nanoTime();
+            List<String> flags = jvmFlags();
+            try (JobControl control = job.openControl()) {
+                for (int r = 0; r < spec.np; r++) {
+                    procs[r] = start(r, flags);
+                }
+                return watch(control, t0);
+            }
+        }
+
+        private Process start(int rank, List<String> flags) throws IOException {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(javaCommand());
+            cmd.addAll(flags);
+            cmd.addAll(spec.jvmArgs);
+            cmd.add("-cp");
+            cmd.add(spec.classpath);
+            cmd.add(spec.mainClass);
+            cmd.addAll(spec.args);
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().putAll(spec.env);
+            pb.environment().put(ShmMpj.ENV_JOB_DIR, job.path().toString());
+            pb.environment().put(ShmMpj.ENV_RANK, Integer.toString(rank));
+            switch (spec.output) {
+                case INHERIT:
+                    pb.inheritIO();
+                    break;
+                default:
+                    pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+                    pb.redirectErrorStream(spec.output != LaunchSpec.Output.TAG);
+                    break;
+            }
+            Process p = pb.start();
+            if (spec.output != LaunchSpec.Output.INHERIT) {
+                pump(rank, p.getInputStream(), System.out);
+                if (spec.output == LaunchSpec.Output.TAG) {
+                    pump(rank, p.getErrorStream(), System.err);
+                }
+            }
+            return p;
+        }
+
+        private void pump(int rank, InputStream in, PrintStream echo) {
+            boolean capture = spec.output == LaunchSpec.Output.CAPTURE
+                || spec.output == LaunchSpec.Output.CAPTURE_AND_TAG;
+            boolean print = spec.output != LaunchSpec.Output.CAPTURE;
+            Thread t = new Thread(() -> {
+                try (BufferedReader br = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = br.readLine()) != null) {
+                        if (capture) {
+                            synchronized (outputs[rank]) {
+                                outputs[rank].append(line).append('\n');
+                            }
+                        }
+                        if (print) {
+                            echo.println("[" + rank + "] " + line);
+                        }
+                    }
+                } catch (IOException ignored) {
+                    // the process went away
+                }
+            }, "hympj-out-" + rank);
+            t.setDaemon(true);
+            t.start();
+            pumps.add(t);
+        }
+
+        private JobResult watch(JobControl control, long t0) {
+            int np = spec.np;
+            int[] codes = new int[np];
+            Arrays.fill(codes, Integer.MIN_VALUE);
+            int failedRank = -1;
+            int failedCode = 0;
+            String message = "";
+            long abortedAt = 0;
+            boolean timedOut = false;
+            boolean termSent = false;
+            long deadline = spec.timeout.isZero() ? Long.MAX_VALUE : t0 + spec.timeout.toNanos();
+            int running = np;
+            while (running > 0) {
+                running = 0;
+                for (int r = 0; r < np; r++) {
+                    if (codes[r] != Integer.MIN_VALUE) {
+                        continue;
+                    }
+                    if (procs[r].isAlive()) {
+                        running++;
+                        continue;
+                    }
+                    codes[r] = procs[r].exitValue();
+                    boolean finalized = control.state(r) == JobControl.STATE_FINALIZED;
+                    if (codes[r] != 0 && failedRank < 0 && !timedOut) {
+                        failedRank = r;
+                        failedCode = codes[r];
+                        message = "rank " + r + " exited with " + describe(codes[r])
+                            + (finalized ? "" : " before finalize") + "; job aborted";
+                        control.abort(r, codes[r]);
+                        abortedAt = System.nanoTime();
+                        LOG.debug(message);
+                    }
+                }
+                long now = System.nanoTime();
+                if (!timedOut && failedRank < 0 && now - deadline > 0) {
+                    timedOut = true;
+                    message = "job timed out after " + spec.timeout.toSeconds() + " s; ranks still running were killed";
+                    control.abort(-1, JobResult.TIMEOUT_EXIT);
+                    abortedAt = now - spec.abortGrace.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+                }
+                if (abortedAt != 0 && running > 0) {
+                    long since = now - abortedAt;
+                    if (!termSent && since > spec.abortGrace.toNanos()) {
+                        termSent = true;
+                        for (Process p : procs) {
+                            p.destroy();
+                        }
+                    } else if (termSent && since > spec.abortGrace.toNanos() + TimeUnit.SECONDS.toNanos(1)) {
+                        for (Process p : procs) {
+                            p.destroyForcibly();
+                        }
+                    }
+                }
+                if (running > 0) {
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        stopAll();
+                        throw new IllegalStateException("launcher interrupted; job stopped");
+                    }
+                }
+            }
+            for (Thread t : pumps) {
+                try {
+                    t.join(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            List<String> out = new ArrayList<>();
+            for (StringBuilder b : outputs) {
+                synchronized (b) {
+                    out.add(b.toString());
+                }
+            }
+            int exit = timedOut ? JobResult.TIMEOUT_EXIT : failedRank >= 0 ? failedCode : 0;
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            return new JobResult(exit, failedRank, codes, out, message, job.path(), ms);
+        }
+
+        /** Kills whatever still runs (normal end of run, or interruption). */
+        void stopAll() {
+            for (Process p : procs) {
+                if (p != null && p.isAlive()) {
+                    p.destroy();
+                }
+            }
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            for (Process p : procs) {
+                if (p == null) {
+                    continue;
+                }
+                try {
+                    long left = until - System.nanoTime();
+                    if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
+                        p.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+
+        /** Shutdown hook: SIGINT/SIGTERM to the launcher ends every rank and removes the files. */
+        void emergencyStop() {
+            if (stopping) {
+                return;
+            }
+            stopping = true;
+            stopAll();
+            job.delete();
+        }
+    }
+
+    static String describe(int code) {
+        if (code > 128 && code < 160) {
+            return "code " + code + " (killed by signal " + (code - 128) + ")";
+        }
+        return "code " + code;
+    }
+}

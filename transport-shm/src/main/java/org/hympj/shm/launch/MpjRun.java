@@ -1,0 +1,183 @@
+package org.hympj.shm.launch;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hympj.shm.job.JobDirectory;
+
+/**
+ * {@code bin/mpjrun}: starts a job of N ranks and exits with its result.
+ *
+ * <pre>
+ * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP]
+ *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff]
+ *        MAIN [args…]
+ * mpjrun --clean
+ * </pre>
+ */
+public final class MpjRun {
+    private MpjRun() {
+    }
+
+    static final String USAGE = String.join("\n",
+        "usage: mpjrun -np N [options] MAIN [args...]",
+        "       mpjrun --clean            remove job directories whose launcher is gone",
+        "options:",
+        "  -np N                 number of ranks (JVMs), required",
+        "  -cp, --classpath CP   class path of the application, added to HyMPJ's own",
+        "  --subcluster S        TCA subcluster size (ranks 0..S-1, S..2S-1, ...); default: all ranks",
+        "  --model none          timing model; only 'none' (native shared memory) exists so far",
+        "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
+        "  --tag-output          prefix every output line with [rank]",
+        "  --segment-size BYTES  registered shared segment per rank (k/m/g suffixes); default 64m",
+        "  --ring-size BYTES     packet ring per rank pair, a power of two; default 512k",
+        "  --eager-limit BYTES   largest message sent eagerly; default 16k",
+        "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
+        "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
+        "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
+
+    public static void main(String[] argv) {
+        int code;
+        try {
+            code = run(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("mpjrun: " + e.getMessage());
+            System.err.println(USAGE);
+            code = 2;
+        } catch (IOException e) {
+            System.err.println("mpjrun: " + e.getMessage());
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    static int run(String[] argv) throws IOException {
+        LaunchSpec spec = new LaunchSpec();
+        String userCp = null;
+        String hympjCp = System.getProperty("java.class.path");
+        boolean npGiven = false;
+        int i = 0;
+        for (; i < argv.length; i++) {
+            String a = argv[i];
+            if (!a.startsWith("-")) {
+                break;
+            }
+            switch (a) {
+                case "-h":
+                case "--help":
+                    System.out.println(USAGE);
+                    return 0;
+                case "--clean":
+                    return clean();
+                case "-np":
+                case "-n":
+                    spec.np(parseInt(a, value(argv, ++i, a)));
+                    npGiven = true;
+                    break;
+                case "-cp":
+                case "--classpath":
+                    userCp = value(argv, ++i, a);
+                    break;
+                case "--subcluster":
+                    spec.subcluster(parseInt(a, value(argv, ++i, a)));
+                    break;
+                case "--model":
+                    spec.model(value(argv, ++i, a));
+                    break;
+                case "--timeout":
+                    spec.timeout(Duration.ofSeconds(parseInt(a, value(argv, ++i, a))));
+                    break;
+                case "--tag-output":
+                    spec.output(LaunchSpec.Output.TAG);
+                    break;
+                case "--segment-size":
+                    spec.segmentBytes(parseBytes(a, value(argv, ++i, a)));
+                    break;
+                case "--ring-size":
+                    spec.ringBytes(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--eager-limit":
+                    spec.eagerLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--idle":
+                    spec.idle(value(argv, ++i, a));
+                    break;
+                case "--jvm-arg":
+                    spec.jvmArg(value(argv, ++i, a));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (!npGiven) {
+            throw new IllegalArgumentException("-np N is required");
+        }
+        if (i >= argv.length) {
+            throw new IllegalArgumentException("no main class given");
+        }
+        if (spec.subcluster < 0 || spec.subcluster > spec.np) {
+            throw new IllegalArgumentException("--subcluster must be 1.." + spec.np + ", was " + spec.subcluster);
+        }
+        spec.main(argv[i]);
+        List<String> rest = new ArrayList<>();
+        for (int k = i + 1; k < argv.length; k++) {
+            rest.add(argv[k]);
+        }
+        spec.args(rest);
+        spec.classpath(userCp == null ? hympjCp : hympjCp + java.io.File.pathSeparator + userCp);
+        JobResult r = Launcher.run(spec);
+        if (!r.ok()) {
+            System.err.println("mpjrun: " + r.message());
+        }
+        return r.exitCode();
+    }
+
+    private static int clean() throws IOException {
+        List<Path> stale = JobDirectory.stale();
+        for (Path p : stale) {
+            JobDirectory.deleteTree(p);
+            System.out.println("removed " + p);
+        }
+        System.out.println("mpjrun --clean: " + stale.size() + " stale job director" + (stale.size() == 1 ? "y" : "ies")
+            + " removed");
+        return 0;
+    }
+
+    private static String value(String[] argv, int i, String opt) {
+        if (i >= argv.length) {
+            throw new IllegalArgumentException(opt + " needs a value");
+        }
+        return argv[i];
+    }
+
+    private static int parseInt(String opt, String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " expects a whole number, got '" + v + "'");
+        }
+    }
+
+    static long parseBytes(String opt, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        long mul = 1;
+        if (s.endsWith("k")) {
+            mul = 1L << 10;
+        } else if (s.endsWith("m")) {
+            mul = 1L << 20;
+        } else if (s.endsWith("g")) {
+            mul = 1L << 30;
+        }
+        if (mul != 1) {
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            return Long.parseLong(s) * mul;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " expects a size like 65536, 64k or 16m, got '" + v + "'");
+        }
+    }
+}

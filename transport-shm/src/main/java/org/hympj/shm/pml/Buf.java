@@ -1,0 +1,52 @@
+package org.hympj.shm.pml;
+
+import org.agrona.UnsafeApi;
+import org.hympj.api.Datatype;
+import org.hympj.api.Primitive;
+import org.hympj.api.SegmentBuffer;
+
+/**
+ * A user buffer resolved once (at the call, or at init for persistent requests): where its
+ * memory is (Unsafe base + offset), its layout, and — when the whole message is one
+ * contiguous run in this rank's segment — its segment offset, so peers can put into it or
+ * pull from it directly.
+ */
+final class Buf {
+    private static final long[] BASE = new long[Primitive.values().length];
+
+    static {
+        for (Primitive p : Primitive.values()) {
+            BASE[p.ordinal()] = UnsafeApi.arrayBaseOffset(p.arrayClass());
+        }
+    }
+
+    Object base;
+    long addr;
+    Datatype type;
+    int count;
+    long bytes;
+    long segOffset = -1;
+
+    /** Resolves an argument already validated by {@link Args}. */
+    void set(Object buf, int offset, int count, Datatype type, Engine engine) {
+        this.type = type;
+        this.count = count;
+        this.bytes = (long) count * type.size();
+        int e = type.primitive().bytes();
+        if (buf instanceof SegmentBuffer) {
+            SegmentBuffer sb = (SegmentBuffer) buf;
+            this.base = null;
+            long start = sb.segmentOffset() + (long) offset * e;
+            this.addr = engine.fabric().segmentAddress(engine.rank()) + start;
+            this.segOffset = type.isContiguous() ? start : -1;
+        } else {
+            this.base = buf;
+            this.addr = BASE[type.primitive().ordinal()] + (long) offset * e;
+            this.segOffset = -1;
+        }
+    }
+
+    void clear() {
+        base = null;
+    }
+}

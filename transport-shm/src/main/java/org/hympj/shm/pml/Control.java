@@ -1,0 +1,26 @@
+package org.hympj.shm.pml;
+
+/** A pooled small control packet (CTS, FIN, ACK) that did not fit in the ring at once. */
+final class Control implements Outbound {
+    final Engine engine;
+    int dest;
+    int type;
+    int a;
+    int b;
+    long c;
+    long d;
+    Control nextFree;
+
+    Control(Engine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public boolean emit() {
+        if (engine.writeControl(dest, type, a, b, c, d)) {
+            engine.releaseControl(this);
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,591 @@
+package org.hympj.shm.pml;
+
+import java.util.ArrayDeque;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.hympj.api.Comm;
+import org.hympj.api.MpjException;
+import org.hympj.api.Request;
+import org.hympj.api.TruncationException;
+import org.hympj.shm.fabric.Packer;
+import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+import org.hympj.spi.ProgressEngine;
+
+/**
+ * The point-to-point engine of one rank (Open MPI's PML): matching, the eager and
+ * rendezvous protocols over the fabric, and progress. Single-threaded: everything runs in
+ * the thread that calls the communicator, inside library calls; no thread runs in the
+ * background.
+ *
+ * <p>Rendezvous chooses the fewest copies the buffers allow: receive buffer contiguous in
+ * the receiver's segment ⇒ the sender puts straight into it (then FIN); else send buffer
+ * contiguous in the sender's segment ⇒ the receiver copies straight out of it (then ACK);
+ * else the sender streams FRAG packets through the ring, so its copy-in and the receiver's
+ * copy-out overlap (a pipeline through bounce buffers).
+ */
+public final class Engine implements ProgressEngine, MessageHandler {
+    private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final int READ_LIMIT = 64;
+
+    private final ShmFabric fabric;
+    private final JobControl control;
+    private final int rank;
+    private final int size;
+    private final int eagerLimit;
+    private final int fragPayload;
+    private final Packer packer = new Packer();
+    private final Idler idler;
+    private final int[] sendSeq;
+    private final int[] recvSeq;
+    private final ArrayDeque<Outbound>[] pending;
+    private int pendingCount;
+    private MatchQueue[] contexts = new MatchQueue[4];
+    private final HandleTable<SendReq> rndvSends = new HandleTable<>();
+    private final HandleTable<RecvReq> rndvRecvs = new HandleTable<>();
+    private Unexpected freeUnexpected;
+    private Control freeControl;
+    private int currentSource;
+
+    @SuppressWarnings("unchecked")
+    public Engine(ShmFabric fabric, JobConfig config, JobControl control, boolean launched) {
+        this.fabric = fabric;
+        this.control = control;
+        this.rank = fabric.rank();
+        this.size = fabric.size();
+        this.eagerLimit = config.eagerLimit;
+        this.fragPayload = fabric.ring(rank).maxMsgLength() - Packets.FRAG_HEADER;
+        this.idler = new Idler(config, control, rank, launched);
+        this.sendSeq = new int[size];
+        this.recvSeq = new int[size];
+        this.pending = new ArrayDeque[size];
+        for (int i = 0; i < size; i++) {
+            pending[i] = new ArrayDeque<>();
+        }
+        for (int i = 0; i < contexts.length; i++) {
+            contexts[i] = new MatchQueue();
+        }
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public ShmFabric fabric() {
+        return fabric;
+    }
+
+    int eagerLimit() {
+        return eagerLimit;
+    }
+
+    private MatchQueue queue(int ctx) {
+        if (ctx >= contexts.length) {
+            throw new IllegalStateException("internal: unknown communicator context " + ctx);
+        }
+        return contexts[ctx];
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    @Override
+    public int progress() {
+        int work = 0;
+        for (int s = 0; s < size; s++) {
+            currentSource = s;
+            work += fabric.inbound(s).read(this, READ_LIMIT);
+        }
+        if (pendingCount > 0) {
+            work += flushPending();
+        }
+        return work;
+    }
+
+    /** Blocks until {@code r}'s transfer is done. */
+    void await(Req r) {
+        idler.reset();
+        while (!r.done) {
+            int work = progress();
+            if (r.done) {
+                break;
+            }
+            idle(work);
+        }
+    }
+
+    private void idle(int work) {
+        if (work > 0) {
+            idler.reset();
+        } else {
+            idler.idle();
+        }
+    }
+
+    private static Req req(Request q) {
+        if (!(q instanceof Req)) {
+            throw new IllegalArgumentException("request is not a HyMPJ shared-memory request: " + q);
+        }
+        return (Req) q;
+    }
+
+    private static boolean allDone(Request[] requests) {
+        for (Request q : requests) {
+            if (q != null && req(q).active && !req(q).done) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Makes every active request inactive; throws the first error after all are consumed. */
+    private static void consumeAll(Request[] requests) {
+        MpjException first = null;
+        for (Request q : requests) {
+            if (q != null && req(q).active) {
+                try {
+                    req(q).consume();
+                } catch (MpjException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public void waitAll(Request[] requests) {
+        idler.reset();
+        while (!allDone(requests)) {
+            idle(progress());
+        }
+        consumeAll(requests);
+    }
+
+    @Override
+    public boolean testAll(Request[] requests) {
+        if (!allDone(requests)) {
+            progress();
+            if (!allDone(requests)) {
+                return false;
+            }
+        }
+        consumeAll(requests);
+        return true;
+    }
+
+    /** Index of the first active request that is done, NONE_COMPLETED, or UNDEFINED if none is active. */
+    private static int firstDone(Request[] requests) {
+        boolean anyActive = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request q = requests[i];
+            if (q != null && req(q).active) {
+                anyActive = true;
+                if (req(q).done) {
+                    return i;
+                }
+            }
+        }
+        return anyActive ? Request.NONE_COMPLETED : Request.UNDEFINED;
+    }
+
+    @Override
+    public int waitAny(Request[] requests) {
+        idler.reset();
+        int i;
+        while ((i = firstDone(requests)) == Request.NONE_COMPLETED) {
+            idle(progress());
+        }
+        if (i >= 0) {
+            req(requests[i]).consume();
+        }
+        return i;
+    }
+
+    @Override
+    public int testAny(Request[] requests) {
+        int i = firstDone(requests);
+        if (i == Request.NONE_COMPLETED) {
+            progress();
+            i = firstDone(requests);
+        }
+        if (i >= 0) {
+            req(requests[i]).consume();
+        }
+        return i;
+    }
+
+    /** Progress until every pending outbound packet is written (at finalize). */
+    public void flush() {
+        idler.reset();
+        while (pendingCount > 0) {
+            idle(progress());
+        }
+    }
+
+    // ------------------------------------------------------------------ sends
+
+    void startSend(SendReq s) {
+        if (s.dest == Comm.PROC_NULL) {
+            s.complete();
+            return;
+        }
+        s.seq = sendSeq[s.dest]++;
+        if (s.buf.bytes <= eagerLimit) {
+            s.emit = SendReq.EMIT_EAGER;
+        } else {
+            s.emit = SendReq.EMIT_RTS;
+            s.sendId = rndvSends.add(s);
+        }
+        ArrayDeque<Outbound> q = pending[s.dest];
+        if (!q.isEmpty() || !emitSend(s)) {
+            q.addLast(s);
+            pendingCount++;
+        }
+    }
+
+    /** Writes what the send can write now; true when it has nothing more to write. */
+    boolean emitSend(SendReq s) {
+        OneToOneRingBuffer ring = fabric.ring(s.dest);
+        switch (s.emit) {
+            case SendReq.EMIT_EAGER: {
+                int n = (int) s.buf.bytes;
+                int idx = ring.tryClaim(Packets.EAGER, Packets.EAGER_HEADER + n);
+                if (idx < 0) {
+                    return false;
+                }
+                AtomicBuffer b = ring.buffer();
+                b.putInt(idx, s.ctx);
+                b.putInt(idx + 4, s.tag);
+                b.putInt(idx + 8, s.seq);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
+                    null, b.addressOffset() + idx + Packets.EAGER_HEADER, n);
+                ring.commit(idx);
+                s.complete();
+                return true;
+            }
+            case SendReq.EMIT_RTS: {
+                int idx = ring.tryClaim(Packets.RTS, Packets.RTS_LENGTH);
+                if (idx < 0) {
+                    return false;
+                }
+                AtomicBuffer b = ring.buffer();
+                b.putInt(idx, s.ctx);
+                b.putInt(idx + 4, s.tag);
+                b.putInt(idx + 8, s.seq);
+                b.putInt(idx + 12, s.sendId);
+                b.putLong(idx + 16, s.buf.bytes);
+                b.putLong(idx + 24, s.buf.segOffset);
+                ring.commit(idx);
+                return true; // now waits for CTS or ACK
+            }
+            default: {
+                while (s.streamed < s.accept) {
+                    int chunk = (int) Math.min(fragPayload, s.accept - s.streamed);
+                    int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
+                    if (idx < 0) {
+                        return false;
+                    }
+                    AtomicBuffer b = ring.buffer();
+                    b.putInt(idx, s.recvId);
+                    b.putLong(idx + 8, s.streamed);
+                    packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
+                        null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
+                    ring.commit(idx);
+                    s.streamed += chunk;
+                }
+                finishRendezvousSend(s);
+                return true;
+            }
+        }
+    }
+
+    private void finishRendezvousSend(SendReq s) {
+        rndvSends.release(s.sendId);
+        s.sendId = -1;
+        s.complete();
+    }
+
+    private int flushPending() {
+        int work = 0;
+        for (int d = 0; d < size; d++) {
+            ArrayDeque<Outbound> q = pending[d];
+            Outbound o;
+            while ((o = q.peekFirst()) != null) {
+                if (!o.emit()) {
+                    break;
+                }
+                q.pollFirst();
+                pendingCount--;
+                work++;
+            }
+        }
+        return work;
+    }
+
+    /** Sends a control packet now if the ring has room and nothing is queued before it, else queues it. */
+    private void sendControl(int dest, int type, int a, int b, long c, long d) {
+        ArrayDeque<Outbound> q = pending[dest];
+        if (q.isEmpty() && writeControl(dest, type, a, b, c, d)) {
+            return;
+        }
+        Control k = freeControl;
+        if (k != null) {
+            freeControl = k.nextFree;
+        } else {
+            k = new Control(this);
+        }
+        k.dest = dest;
+        k.type = type;
+        k.a = a;
+        k.b = b;
+        k.c = c;
+        k.d = d;
+        q.addLast(k);
+        pendingCount++;
+    }
+
+    boolean writeControl(int dest, int type, int a, int b, long c, long d) {
+        OneToOneRingBuffer ring = fabric.ring(dest);
+        int len = type == Packets.CTS ? Packets.CTS_LENGTH : Packets.ID_LENGTH;
+        int idx = ring.tryClaim(type, len);
+        if (idx < 0) {
+            return false;
+        }
+        AtomicBuffer buf = ring.buffer();
+        buf.putInt(idx, a);
+        if (type == Packets.CTS) {
+            buf.putInt(idx + 4, b);
+            buf.putLong(idx + 8, c);
+            buf.putLong(idx + 16, d);
+        }
+        ring.commit(idx);
+        return true;
+    }
+
+    void releaseControl(Control k) {
+        k.nextFree = freeControl;
+        freeControl = k;
+    }
+
+    // ------------------------------------------------------------------ receives
+
+    void startRecv(RecvReq r) {
+        if (r.source == Comm.PROC_NULL) {
+            r.status.fill(Comm.PROC_NULL, Comm.ANY_TAG, 0, 0, r.buf.type.primitive().bytes(), r.buf.type.size());
+            r.complete();
+            return;
+        }
+        MatchQueue mq = queue(r.ctx);
+        Unexpected u = mq.findUnexpected(r.source, r.tag, true);
+        if (u == null) {
+            mq.post(r);
+            return;
+        }
+        if (u.kind == Packets.EAGER) {
+            deliverEager(r, u.source, u.tag, u.data, BYTE_BASE, u.total);
+        } else {
+            matchRts(r, u.source, u.tag, u.sendId, u.total, u.srcSegOffset);
+        }
+        releaseUnexpected(u);
+    }
+
+    /** Finds, without receiving, the first unexpected message that (source, tag) accepts. */
+    Unexpected probe(int ctx, int source, int tag) {
+        return queue(ctx).findUnexpected(source, tag, false);
+    }
+
+    private void deliverEager(RecvReq r, int source, int tag, Object dataBase, long dataAddr, long n) {
+        long accept = Math.min(n, r.buf.bytes);
+        packer.unpack(dataBase, dataAddr, accept, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
+        finishRecv(r, source, tag, accept, n);
+    }
+
+    private void finishRecv(RecvReq r, int source, int tag, long accept, long sent) {
+        r.status.fill(source, tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
+        if (sent > accept) {
+            r.fail(new TruncationException(r.status.copy(), r.buf.bytes));
+        } else {
+            r.complete();
+        }
+    }
+
+    private void matchRts(RecvReq r, int source, int tag, int sendId, long total, long srcSegOff) {
+        long accept = Math.min(total, r.buf.bytes);
+        r.status.fill(source, tag, accept, total, r.buf.type.primitive().bytes(), r.buf.type.size());
+        r.accept = accept;
+        r.received = 0;
+        r.matchedSource = source;
+        r.matchedTag = tag;
+        r.sentBytes = total;
+        if (accept == 0) {
+            sendControl(source, Packets.CTS, sendId, -1, 0, -1);
+            finishRecv(r, source, tag, 0, total);
+        } else if (r.buf.segOffset >= 0) {
+            r.recvId = rndvRecvs.add(r);
+            sendControl(source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset);
+        } else if (srcSegOff >= 0) {
+            packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
+                r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
+            sendControl(source, Packets.ACK, sendId, 0, 0, 0);
+            finishRecv(r, source, tag, accept, total);
+        } else {
+            r.recvId = rndvRecvs.add(r);
+            sendControl(source, Packets.CTS, sendId, r.recvId, accept, -1);
+        }
+    }
+
+    private void finishRendezvousRecv(RecvReq r) {
+        rndvRecvs.release(r.recvId);
+        r.recvId = -1;
+        finishRecv(r, r.matchedSource, r.matchedTag, r.accept, r.sentBytes);
+    }
+
+    // ------------------------------------------------------------------ inbound packets
+
+    @Override
+    public void onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+        final int src = currentSource;
+        switch (type) {
+            case Packets.EAGER:
+            case Packets.RTS: {
+                int ctx = buffer.getInt(index);
+                int tag = buffer.getInt(index + 4);
+                int seq = buffer.getInt(index + 8);
+                if (seq != recvSeq[src]) {
+                    // one fabric per pair today keeps order; the reorder buffer comes with the second fabric
+                    throw new MpjException("internal: packet from rank " + src + " out of order (seq " + seq
+                        + ", expected " + recvSeq[src] + ")");
+                }
+                recvSeq[src] = seq + 1;
+                MatchQueue mq = queue(ctx);
+                RecvReq r = mq.takePosted(src, tag);
+                if (type == Packets.EAGER) {
+                    long addr = buffer.addressOffset() + index + Packets.EAGER_HEADER;
+                    int n = length - Packets.EAGER_HEADER;
+                    if (r != null) {
+                        deliverEager(r, src, tag, null, addr, n);
+                    } else {
+                        Unexpected u = newUnexpected(Packets.EAGER, src, tag, n);
+                        if (u.data.length < n) {
+                            u.data = new byte[Math.max(n, eagerLimit)];
+                        }
+                        Packer.copy(null, addr, u.data, BYTE_BASE, n);
+                        mq.addUnexpected(u);
+                    }
+                } else {
+                    int sendId = buffer.getInt(index + 12);
+                    long total = buffer.getLong(index + 16);
+                    long srcSeg = buffer.getLong(index + 24);
+                    if (r != null) {
+                        matchRts(r, src, tag, sendId, total, srcSeg);
+                    } else {
+                        Unexpected u = newUnexpected(Packets.RTS, src, tag, total);
+                        u.sendId = sendId;
+                        u.srcSegOffset = srcSeg;
+                        mq.addUnexpected(u);
+                    }
+                }
+                break;
+            }
+            case Packets.CTS: {
+                SendReq s = rndvSends.get(buffer.getInt(index));
+                int recvId = buffer.getInt(index + 4);
+                long accept = buffer.getLong(index + 8);
+                long dstSeg = buffer.getLong(index + 16);
+                if (accept == 0) {
+                    finishRendezvousSend(s);
+                } else if (dstSeg >= 0) {
+                    if (dstSeg + accept > fabric.segmentBytes()) {
+                        throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
+                    }
+                    packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
+                        null, fabric.segmentAddress(src) + dstSeg, accept);
+                    sendControl(src, Packets.FIN, recvId, 0, 0, 0);
+                    finishRendezvousSend(s);
+                } else {
+                    s.emit = SendReq.EMIT_STREAM;
+                    s.recvId = recvId;
+                    s.accept = accept;
+                    s.streamed = 0;
+                    ArrayDeque<Outbound> q = pending[src];
+                    q.addLast(s); // streamed by flushPending, in order behind anything queued
+                    pendingCount++;
+                }
+                break;
+            }
+            case Packets.FRAG: {
+                RecvReq r = rndvRecvs.get(buffer.getInt(index));
+                long offset = buffer.getLong(index + 8);
+                int n = length - Packets.FRAG_HEADER;
+                packer.unpack(null, buffer.addressOffset() + index + Packets.FRAG_HEADER, n,
+                    r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
+                r.received += n;
+                if (r.received == r.accept) {
+                    finishRendezvousRecv(r);
+                }
+                break;
+            }
+            case Packets.FIN:
+                finishRendezvousRecv(rndvRecvs.get(buffer.getInt(index)));
+                break;
+            case Packets.ACK:
+                finishRendezvousSend(rndvSends.get(buffer.getInt(index)));
+                break;
+            default:
+                throw new MpjException("internal: unknown packet type " + type + " from rank " + src);
+        }
+    }
+
+    private Unexpected newUnexpected(int kind, int src, int tag, long total) {
+        Unexpected u = freeUnexpected;
+        if (u != null) {
+            freeUnexpected = u.next;
+            u.next = null;
+        } else {
+            u = new Unexpected();
+        }
+        u.kind = kind;
+        u.source = src;
+        u.tag = tag;
+        u.total = total;
+        return u;
+    }
+
+    private void releaseUnexpected(Unexpected u) {
+        u.prev = null;
+        u.next = freeUnexpected;
+        freeUnexpected = u;
+    }
+
+    // ------------------------------------------------------------------ misc
+
+    /** Throws if the job has been aborted. Cheap; called on entry to blocking calls. */
+    void checkAbort() {
+        idler.checkAbort();
+    }
+
+    void idleStep(int work) {
+        idle(work);
+    }
+
+    void resetIdle() {
+        idler.reset();
+    }
+
+    JobControl control() {
+        return control;
+    }
+
+}

@@ -1,0 +1,116 @@
+package org.hympj.shm.pml;
+
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.hympj.api.MpjException;
+import org.hympj.api.RankFailedException;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+
+/**
+ * How a rank waits when nothing moved: spin briefly, then yield, then park (Agrona's
+ * {@link BackoffIdleStrategy}), tuned by whether the machine is oversubscribed (more ranks
+ * than cores: spinning then steals the core the peer needs). Every idle step also checks the
+ * job's abort flag (one volatile read), and about once a second the peers' processes, so a
+ * dead rank makes every waiting peer fail within seconds, naming it.
+ */
+final class Idler {
+    private static final long PEER_CHECK_NS = 500_000_000L;
+
+    private final IdleStrategy strategy;
+    private final JobControl control;
+    private final JobConfig config;
+    private final int rank;
+    private final boolean launched;
+    private int idles;
+    private long nextCheck;
+
+    Idler(JobConfig config, JobControl control, int rank, boolean launched) {
+        this.control = control;
+        this.config = config;
+        this.rank = rank;
+        this.launched = launched;
+        this.strategy = strategy(config.idle, config.size, Runtime.getRuntime().availableProcessors());
+    }
+
+    static IdleStrategy strategy(String idle, int ranks, int cores) {
+        switch (idle) {
+            case "spin":
+                return NoOpIdleStrategy.INSTANCE;
+            case "yield":
+                return new YieldingIdleStrategy();
+            case "backoff":
+                return new BackoffIdleStrategy(100, 100, 1_000, 1_000_000);
+            case "auto":
+                if (ranks > cores) {
+                    // oversubscribed: hand the core over almost at once; park only after long quiet
+                    return new BackoffIdleStrategy(20, 20_000, 20_000, 500_000);
+                }
+                return new BackoffIdleStrategy(50_000, 2_000, 10_000, 1_000_000);
+            default:
+                throw new IllegalArgumentException("idle policy must be auto, spin, yield or backoff, was " + idle);
+        }
+    }
+
+    static boolean oversubscribed(int ranks) {
+        return ranks > Runtime.getRuntime().availableProcessors();
+    }
+
+    void reset() {
+        strategy.reset();
+        idles = 0;
+    }
+
+    /** One idle step; throws if the job has failed. */
+    void idle() {
+        strategy.idle();
+        checkAbort();
+        if ((++idles & 0x3F) == 0) {
+            long now = System.nanoTime();
+            if (now - nextCheck > 0) {
+                nextCheck = now + PEER_CHECK_NS;
+                control.heartbeat(rank, now);
+                checkPeers();
+            }
+        }
+    }
+
+    void checkAbort() {
+        if (control.aborted()) {
+            int failed = control.failedRank();
+            if (failed < 0) {
+                throw new MpjException("job aborted by its launcher (timeout or signal)");
+            }
+            throw new RankFailedException(failed, describe(control.failedCode()) + "; the job is aborted");
+        }
+    }
+
+    private void checkPeers() {
+        for (int p = 0; p < config.size; p++) {
+            if (p == rank || control.state(p) != JobControl.STATE_RUNNING) {
+                continue;
+            }
+            long pid = control.pid(p);
+            if (pid != 0 && ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+                control.abort(p, -1);
+                checkAbort();
+            }
+        }
+        if (launched && !config.launcherAlive()) {
+            control.abort(-1, -1);
+            throw new MpjException("the launcher of this job (pid " + config.launcherPid + ") is gone");
+        }
+    }
+
+    static String describe(int code) {
+        if (code == -1) {
+            return "its process died";
+        }
+        if (code > 128 && code < 160) {
+            return "exit code " + code + " (killed by signal " + (code - 128) + ")";
+        }
+        return "exit code " + code;
+    }
+}

@@ -1,0 +1,95 @@
+package org.hympj.shm.pml;
+
+import org.hympj.api.Comm;
+
+/**
+ * The matching space of one communicator context: receives posted in order, and messages
+ * that arrived unexpected in order. Matching takes the first entry in order, which with
+ * per-pair FIFO arrival gives MPI's non-overtaking rule, wildcards included.
+ */
+final class MatchQueue {
+    private RecvReq postedHead;
+    private RecvReq postedTail;
+    private Unexpected unexpHead;
+    private Unexpected unexpTail;
+
+    static boolean matches(int wantSource, int wantTag, int source, int tag) {
+        return (wantSource == Comm.ANY_SOURCE || wantSource == source) && (wantTag == Comm.ANY_TAG || wantTag == tag);
+    }
+
+    /** Removes and returns the first posted receive that accepts (source, tag), or null. */
+    RecvReq takePosted(int source, int tag) {
+        for (RecvReq r = postedHead; r != null; r = r.next) {
+            if (matches(r.source, r.tag, source, tag)) {
+                unlink(r);
+                return r;
+            }
+        }
+        return null;
+    }
+
+    void post(RecvReq r) {
+        r.next = null;
+        r.prev = postedTail;
+        if (postedTail == null) {
+            postedHead = r;
+        } else {
+            postedTail.next = r;
+        }
+        postedTail = r;
+    }
+
+    private void unlink(RecvReq r) {
+        if (r.prev == null) {
+            postedHead = r.next;
+        } else {
+            r.prev.next = r.next;
+        }
+        if (r.next == null) {
+            postedTail = r.prev;
+        } else {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+    }
+
+    /** First unexpected message that (wantSource, wantTag) accepts; removed if {@code take}. */
+    Unexpected findUnexpected(int wantSource, int wantTag, boolean take) {
+        for (Unexpected u = unexpHead; u != null; u = u.next) {
+            if (matches(wantSource, wantTag, u.source, u.tag)) {
+                if (take) {
+                    unlink(u);
+                }
+                return u;
+            }
+        }
+        return null;
+    }
+
+    void addUnexpected(Unexpected u) {
+        u.next = null;
+        u.prev = unexpTail;
+        if (unexpTail == null) {
+            unexpHead = u;
+        } else {
+            unexpTail.next = u;
+        }
+        unexpTail = u;
+    }
+
+    private void unlink(Unexpected u) {
+        if (u.prev == null) {
+            unexpHead = u.next;
+        } else {
+            u.prev.next = u.next;
+        }
+        if (u.next == null) {
+            unexpTail = u.prev;
+        } else {
+            u.next.prev = u.prev;
+        }
+        u.prev = null;
+        u.next = null;
+    }
+}

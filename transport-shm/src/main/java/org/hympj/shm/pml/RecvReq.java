@@ -1,0 +1,31 @@
+package org.hympj.shm.pml;
+
+/** A receive: posted in its context's queue until matched, then filled eagerly or by rendezvous. */
+final class RecvReq extends Req {
+    int source;
+    // rendezvous in progress
+    long accept;
+    long received;
+    int recvId = -1;
+    int matchedSource;
+    int matchedTag;
+    long sentBytes;
+    // intrusive links of the posted queue
+    RecvReq prev;
+    RecvReq next;
+
+    RecvReq(Engine engine, boolean persistent) {
+        super(engine, persistent);
+    }
+
+    @Override
+    void doStart() {
+        engine.startRecv(this);
+    }
+
+    @Override
+    public String toString() {
+        return "recv[source=" + source + ", tag=" + tag + ", capacity=" + buf.bytes
+            + (persistent ? ", persistent" : "") + "]";
+    }
+}

@@ -1,0 +1,125 @@
+package org.hympj.shm.pml;
+
+import org.hympj.api.MpjException;
+import org.hympj.api.PersistentRequest;
+import org.hympj.api.Status;
+import org.hympj.spi.ProgressEngine;
+
+/**
+ * Common state of send and receive requests. Two flags: {@code active} (MPI's notion: from
+ * start until a wait/test observes the completion) and {@code done} (the transfer has
+ * finished). A completion error (truncation) is kept and thrown once, by the wait or test
+ * that observes the completion.
+ */
+abstract class Req implements PersistentRequest {
+    final Engine engine;
+    final boolean persistent;
+    final Status status = new Status();
+    final Buf buf = new Buf();
+    boolean active;
+    boolean done = true;
+    boolean freed;
+    int ctx;
+    int tag;
+    MpjException error;
+    private boolean used;
+
+    Req(Engine engine, boolean persistent) {
+        this.engine = engine;
+        this.persistent = persistent;
+    }
+
+    @Override
+    public final void start() {
+        if (freed) {
+            throw new IllegalStateException("start: request has been freed: " + this);
+        }
+        if (active) {
+            throw new IllegalStateException("start: request is still active (complete it with wait or test first): " + this);
+        }
+        if (!persistent && used) {
+            throw new IllegalStateException("start: only persistent requests (sendInit/recvInit) can be restarted: " + this);
+        }
+        used = true;
+        error = null;
+        active = true;
+        done = false;
+        doStart();
+    }
+
+    abstract void doStart();
+
+    final void complete() {
+        done = true;
+    }
+
+    final void fail(MpjException e) {
+        error = e;
+        done = true;
+    }
+
+    /** Observes a completion: the request becomes inactive; its error, if any, is thrown. */
+    final void consume() {
+        active = false;
+        MpjException e = error;
+        if (e != null) {
+            error = null;
+            throw e;
+        }
+    }
+
+    @Override
+    public final boolean isActive() {
+        return active;
+    }
+
+    @Override
+    public final void waitFor() {
+        if (!active) {
+            return;
+        }
+        if (!done) {
+            engine.await(this);
+        }
+        consume();
+    }
+
+    @Override
+    public final boolean test() {
+        if (!active) {
+            return true;
+        }
+        if (!done) {
+            engine.progress();
+            if (!done) {
+                return false;
+            }
+        }
+        consume();
+        return true;
+    }
+
+    @Override
+    public final Status status() {
+        return status;
+    }
+
+    @Override
+    public final void free() {
+        if (freed) {
+            return;
+        }
+        if (!done) {
+            engine.await(this);
+        }
+        active = false;
+        error = null;
+        freed = true;
+        buf.clear();
+    }
+
+    @Override
+    public final ProgressEngine engine() {
+        return engine;
+    }
+}

@@ -1,0 +1,40 @@
+package org.hympj.shm.pml;
+
+/**
+ * A send. Small messages go as one EAGER packet (complete once written); larger ones as a
+ * rendezvous: RTS, then on the receiver's CTS either one put into its segment followed by
+ * FIN, or a stream of FRAG packets; or, when the receiver pulls from our segment, an ACK.
+ */
+final class SendReq extends Req implements Outbound {
+    static final int EMIT_EAGER = 0;
+    static final int EMIT_RTS = 1;
+    static final int EMIT_STREAM = 2;
+
+    int dest;
+    int seq;
+    int emit;
+    int sendId = -1;
+    // streaming state (after a CTS without a segment address)
+    int recvId;
+    long accept;
+    long streamed;
+
+    SendReq(Engine engine, boolean persistent) {
+        super(engine, persistent);
+    }
+
+    @Override
+    void doStart() {
+        engine.startSend(this);
+    }
+
+    @Override
+    public boolean emit() {
+        return engine.emitSend(this);
+    }
+
+    @Override
+    public String toString() {
+        return "send[dest=" + dest + ", tag=" + tag + ", bytes=" + buf.bytes + (persistent ? ", persistent" : "") + "]";
+    }
+}

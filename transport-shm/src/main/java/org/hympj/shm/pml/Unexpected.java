@@ -1,0 +1,17 @@
+package org.hympj.shm.pml;
+
+/**
+ * A message that arrived before a matching receive was posted: an eager one with its data
+ * copied out of the ring, or a rendezvous request (RTS) waiting for its receive. Pooled.
+ */
+final class Unexpected {
+    int kind;
+    int source;
+    int tag;
+    long total;
+    int sendId;
+    long srcSegOffset;
+    byte[] data = new byte[0];
+    Unexpected prev;
+    Unexpected next;
+}
