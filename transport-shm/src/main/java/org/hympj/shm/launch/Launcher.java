@@ -65,8 +65,10 @@ public final class Launcher {
         }
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
+        int eager = spec.eagerLimit >= 0 ? spec.eagerLimit : JobConfig.defaultEagerLimit(ring);
         JobConfig config = JobConfig.defaults(jobId, spec.np)
-            .with(spec.segmentBytes, spec.ringBytes, spec.eagerLimit, spec.model,
+            .with(spec.segmentBytes, ring, eager, spec.model,
                 spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle);
         JobDirectory job = JobDirectory.create(config);
         Running running = new Running(spec, job);

@@ -33,8 +33,8 @@ public final class MpjRun {
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
         "  --tag-output          prefix every output line with [rank]",
         "  --segment-size BYTES  registered shared segment per rank (k/m/g suffixes); default 64m",
-        "  --ring-size BYTES     packet ring per rank pair, a power of two; default 512k",
-        "  --eager-limit BYTES   largest message sent eagerly; default 16k",
+        "  --ring-size BYTES     packet ring per rank pair, a power of two; default 1m (256k above 16 ranks)",
+        "  --eager-limit BYTES   largest message sent eagerly; default 64k (at most ring size/8 - 64)",
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
