@@ -1,0 +1,215 @@
+package org.hympj.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+
+/**
+ * {@code bin/hympj-bench NAME [options] [sizes...]}: launches a registered benchmark
+ * ({@link Benchmarks}) through {@link Launcher#run}, output captured, with a timeout, and
+ * prints its CSV rows ({@code hympj,test,variant,size,rep,value,unit}) on stdout. Other
+ * output goes to stderr. Exit code 0, or non-zero when a launch failed or printed no rows.
+ */
+public final class Bench {
+    static final String USAGE = String.join("\n",
+        "usage: hympj-bench NAME [options] [sizes...]",
+        "       hympj-bench --list",
+        "options:",
+        "  --reps R              launch the job R times (rep column 1..R); default 1",
+        "  --first-rep K         number the first launch's rows K (default 1)",
+        BenchOptions.OPTIONS_HELP,
+        "prints CSV rows: system,test,variant,size,rep,value,unit (from rank 0)");
+
+    /** A launch that failed: its message says why, with the ranks' output. */
+    public static final class BenchFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int exitCode;
+
+        BenchFailure(String message, int exitCode) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+    }
+
+    private Bench() {
+    }
+
+    public static void main(String[] argv) {
+        int code;
+        try {
+            code = cli(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("hympj-bench: " + e.getMessage());
+            System.err.println(USAGE);
+            code = 2;
+        }
+        System.exit(code);
+    }
+
+    static int cli(String[] argv) {
+        BenchOptions o = new BenchOptions();
+        for (int i = 0; i < argv.length; i++) {
+            String a = argv[i];
+            if (a.equals("-h") || a.equals("--help")) {
+                System.out.println(USAGE);
+                list(System.out);
+                return 0;
+            }
+            if (a.equals("--list")) {
+                list(System.out);
+                return 0;
+            }
+            if (a.equals("--reps")) {
+                o.reps = BenchOptions.parseInt(a, BenchOptions.value(argv, ++i, a));
+                continue;
+            }
+            if (a.equals("--first-rep")) {
+                o.firstRep = BenchOptions.parseInt(a, BenchOptions.value(argv, ++i, a));
+                continue;
+            }
+            if (a.startsWith("-")) {
+                int last = o.option(argv, i);
+                if (last < 0) {
+                    throw new IllegalArgumentException("unknown option " + a);
+                }
+                i = last;
+                continue;
+            }
+            if (o.name == null) {
+                o.name = a;
+            } else {
+                o.size(a);
+            }
+        }
+        if (o.name == null) {
+            throw new IllegalArgumentException("no benchmark name given");
+        }
+        if (o.reps < 1) {
+            throw new IllegalArgumentException("--reps must be >= 1");
+        }
+        try {
+            for (int r = 0; r < o.reps; r++) {
+                run(o, o.firstRep + r, System.out, System.err);
+            }
+            return 0;
+        } catch (BenchFailure e) {
+            System.err.println("hympj-bench: " + e.getMessage());
+            return e.exitCode() == 0 ? 1 : e.exitCode();
+        }
+    }
+
+    static void list(PrintStream out) {
+        out.println("benchmarks:");
+        for (Map.Entry<String, BenchDef> e : Benchmarks.all().entrySet()) {
+            BenchDef d = e.getValue();
+            out.printf("  %-12s %s; np %d; default sizes %s%n", d.name(), d.description(), d.np(), d.defaultSizes());
+        }
+    }
+
+    /** The benchmark named by the options, or an IllegalArgumentException listing the known ones. */
+    public static BenchDef def(BenchOptions o) {
+        BenchDef def = Benchmarks.get(o.name);
+        if (def == null) {
+            throw new IllegalArgumentException("unknown benchmark '" + o.name + "'; known: " + Benchmarks.all().keySet());
+        }
+        return def;
+    }
+
+    /** The sizes a launch uses: the options' or the benchmark's defaults. */
+    public static List<Long> sizes(BenchOptions o) {
+        return o.sizes.isEmpty() ? def(o).defaultSizes() : o.sizes;
+    }
+
+    /** The launch spec of one launch (rep number {@code rep}). */
+    public static LaunchSpec spec(BenchOptions o, int rep) {
+        BenchDef def = def(o);
+        List<Long> sizes = sizes(o);
+        List<BufferKind> kinds = BufferKind.parse(o.buffers == null ? def.defaultBuffers() : o.buffers);
+        Duration timeout = o.timeout != null ? o.timeout : def.defaultTimeout();
+        LaunchSpec spec = new LaunchSpec()
+            .np(o.np > 0 ? o.np : def.np())
+            .main(def.rankClass())
+            .args(def.rankArgs(rep, kinds, sizes))
+            .timeout(timeout)
+            .output(LaunchSpec.Output.CAPTURE);
+        if (o.segmentSize != null) {
+            spec.segmentBytes(o.segmentSize);
+        } else {
+            long need = def.segmentBytes(sizes, kinds);
+            if (need + (1 << 20) > JobConfig.DEFAULT_SEGMENT_BYTES) {
+                spec.segmentBytes(((need >> 20) + 4) << 20);
+            }
+        }
+        if (o.idle != null) {
+            spec.idle(o.idle);
+        }
+        if (o.eagerLimit != null) {
+            spec.eagerLimit(o.eagerLimit);
+        }
+        if (o.ringSize != null) {
+            spec.ringBytes(o.ringSize);
+        }
+        if (o.subcluster != null) {
+            spec.subcluster(o.subcluster);
+        }
+        if (o.model != null) {
+            spec.model(o.model);
+        }
+        for (String j : o.jvmArgs) {
+            spec.jvmArg(j);
+        }
+        return spec;
+    }
+
+    /**
+     * One launch: prints its rows on {@code rows} as they are parsed, other output lines on
+     * {@code diag} (all of it when the launch failed or with --verbose), and returns the rows.
+     */
+    public static List<String> run(BenchOptions o, int rep, PrintStream rows, PrintStream diag) throws BenchFailure {
+        LaunchSpec spec = spec(o, rep);
+        JobResult r;
+        try {
+            r = Launcher.run(spec);
+        } catch (IOException e) {
+            throw new BenchFailure(o.name + ": launch failed: " + e.getMessage(), 1);
+        }
+        List<String> out = new ArrayList<>();
+        String prefix = Rows.SYSTEM + ",";
+        for (String line : r.output(0).split("\n")) {
+            if (line.startsWith(prefix)) {
+                out.add(line);
+                rows.println(line);
+            }
+        }
+        rows.flush();
+        if (!r.ok()) {
+            diag.print(r.allOutput());
+            throw new BenchFailure(o.name + " (rep " + rep + "): " + r.message(), r.exitCode());
+        }
+        if (o.verbose) {
+            diag.print(r.allOutput());
+        } else {
+            // rank 0's remarks (lines starting with '#') and anything any rank printed besides rows
+            for (String line : r.allOutput().split("\n")) {
+                if (!line.isEmpty() && !line.startsWith("[0] " + prefix)) {
+                    diag.println(line);
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new BenchFailure(o.name + " (rep " + rep + "): the job succeeded but printed no rows", 1);
+        }
+        return out;
+    }
+}

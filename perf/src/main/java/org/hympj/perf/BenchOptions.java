@@ -1,0 +1,155 @@
+package org.hympj.perf;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Options of one benchmark launch; shared by {@link Bench} and {@link Compare}. */
+public final class BenchOptions {
+    public String name;
+    public int np;
+    public int reps = 1;
+    public int firstRep = 1;
+    public String buffers;
+    public Duration timeout;
+    public String idle;
+    public Integer eagerLimit;
+    public Long segmentSize;
+    public Integer ringSize;
+    public Integer subcluster;
+    public String model;
+    public List<String> jvmArgs = new ArrayList<>();
+    public List<Long> sizes = new ArrayList<>();
+    public boolean verbose;
+
+    /** The help text of the options parsed by {@link #option}. */
+    static final String OPTIONS_HELP = String.join("\n",
+        "  --np N                ranks (default: what the benchmark needs)",
+        "  --buffers KIND        heap | segment | both (default: both)",
+        "  --timeout SEC         kill a launch after SEC seconds (default: per benchmark, 300)",
+        "  --verbose             also echo every rank's other output lines to stderr",
+        "  mpjrun options, passed to the launcher:",
+        "  --idle POLICY         auto | spin | yield | backoff",
+        "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
+        "  --subcluster S        --model M              --jvm-arg ARG (repeatable)");
+
+    /**
+     * Parses the option at {@code argv[i]} if it is one of the shared ones; returns the index of
+     * the last argument consumed, or -1 if {@code argv[i]} is not a shared option.
+     */
+    int option(String[] argv, int i) {
+        String a = argv[i];
+        switch (a) {
+            case "--np":
+            case "-np":
+                np = parseInt(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--buffers":
+                buffers = value(argv, i + 1, a);
+                BufferKind.parse(buffers);
+                return i + 1;
+            case "--timeout":
+                timeout = Duration.ofSeconds(parseInt(a, value(argv, i + 1, a)));
+                return i + 1;
+            case "--verbose":
+                verbose = true;
+                return i;
+            case "--idle":
+                idle = value(argv, i + 1, a);
+                return i + 1;
+            case "--eager-limit":
+                eagerLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
+                return i + 1;
+            case "--segment-size":
+                segmentSize = parseBytes(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--ring-size":
+                ringSize = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
+                return i + 1;
+            case "--subcluster":
+                subcluster = parseInt(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--model":
+                model = value(argv, i + 1, a);
+                return i + 1;
+            case "--jvm-arg":
+                jvmArgs.add(value(argv, i + 1, a));
+                return i + 1;
+            default:
+                return -1;
+        }
+    }
+
+    /** The launcher options that differ from the defaults, as mpjrun would take them (for reports). */
+    public List<String> launcherOptions() {
+        List<String> o = new ArrayList<>();
+        if (idle != null) {
+            o.add("--idle " + idle);
+        }
+        if (eagerLimit != null) {
+            o.add("--eager-limit " + eagerLimit);
+        }
+        if (segmentSize != null) {
+            o.add("--segment-size " + segmentSize);
+        }
+        if (ringSize != null) {
+            o.add("--ring-size " + ringSize);
+        }
+        if (subcluster != null) {
+            o.add("--subcluster " + subcluster);
+        }
+        if (model != null) {
+            o.add("--model " + model);
+        }
+        for (String j : jvmArgs) {
+            o.add("--jvm-arg " + j);
+        }
+        return o;
+    }
+
+    /** A positional argument: a size. */
+    void size(String s) {
+        sizes.add(parseBytes("size", s));
+    }
+
+    static String value(String[] argv, int i, String opt) {
+        if (i >= argv.length) {
+            throw new IllegalArgumentException(opt + " needs a value");
+        }
+        return argv[i];
+    }
+
+    static int parseInt(String opt, String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " expects a whole number, got '" + v + "'");
+        }
+    }
+
+    /** 65536, 64k, 4m, 1g (binary multiples), as mpjrun. */
+    static long parseBytes(String opt, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        long mul = 1;
+        if (s.endsWith("k")) {
+            mul = 1L << 10;
+        } else if (s.endsWith("m")) {
+            mul = 1L << 20;
+        } else if (s.endsWith("g")) {
+            mul = 1L << 30;
+        }
+        if (mul != 1) {
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            long n = Long.parseLong(s) * mul;
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(opt + " expects a size like 65536, 64k or 4m, got '" + v + "'");
+        }
+    }
+}

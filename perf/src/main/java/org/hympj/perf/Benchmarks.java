@@ -1,0 +1,75 @@
+package org.hympj.perf;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmarks {@code bin/hympj-bench} and {@code bin/hympj-compare} know, by name. A new
+ * benchmark is a rank program plus one {@link #register} line here.
+ */
+public final class Benchmarks {
+    private static final Map<String, BenchDef> REGISTRY = new LinkedHashMap<>();
+    private static final List<Long> LATENCY_SIZES = List.of(8L, 4096L, 65536L, 1048576L, 4194304L);
+
+    static {
+        register(new BenchDef("pingpong", "half round-trip latency, blocking send/recv, 2 ranks (us)",
+            PingPong.class, List.of("blocking"), 2, "pingpong-blocking", LATENCY_SIZES, "both",
+            Duration.ofSeconds(300), Benchmarks::twoBuffers));
+        register(new BenchDef("persistent", "half round-trip latency, sendInit/recvInit + startAll/waitAll, 2 ranks (us)",
+            PingPong.class, List.of("persistent"), 2, "pingpong-persistent", LATENCY_SIZES, "both",
+            Duration.ofSeconds(300), Benchmarks::twoBuffers));
+        register(new BenchDef("bw", "window-64 streaming bandwidth, isend/irecv + 4-byte ack, 2 ranks (MB/s)",
+            Bandwidth.class, List.of(), 2, "bw-window64", List.of(4096L, 65536L, 1048576L, 4194304L), "both",
+            Duration.ofSeconds(300), (sizes, kinds) -> kinds.contains(BufferKind.SEGMENT) ? max(sizes) + 4096 : 0));
+        register(new BenchDef("halo3d", "3D halo exchange, 8 ranks on a 2x2x2 periodic grid, N^3 doubles, ghost mode "
+            + "(us per iteration)",
+            Halo3d.class, List.of("ghost"), 8, "halo3d-ghost", List.of(16L, 32L, 64L, 128L), "both",
+            Duration.ofSeconds(300), Benchmarks::haloSegment));
+    }
+
+    private Benchmarks() {
+    }
+
+    /** Adds a benchmark; its name must be new. */
+    public static synchronized void register(BenchDef def) {
+        if (REGISTRY.putIfAbsent(def.name(), def) != null) {
+            throw new IllegalStateException("benchmark " + def.name() + " is already registered");
+        }
+    }
+
+    /** The benchmark of that name, or null. */
+    public static synchronized BenchDef get(String name) {
+        return REGISTRY.get(name);
+    }
+
+    public static synchronized Map<String, BenchDef> all() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(REGISTRY));
+    }
+
+    static long max(List<Long> sizes) {
+        long m = 0;
+        for (long s : sizes) {
+            m = Math.max(m, s);
+        }
+        return m;
+    }
+
+    private static long twoBuffers(List<Long> sizes, List<BufferKind> kinds) {
+        return kinds.contains(BufferKind.SEGMENT) ? 2 * max(sizes) + 4096 : 0;
+    }
+
+    /** The segment variant allocates b (N^3) and the ghosts (6 N^2) for every N (a bump allocator). */
+    private static long haloSegment(List<Long> sizes, List<BufferKind> kinds) {
+        if (!kinds.contains(BufferKind.SEGMENT)) {
+            return 0;
+        }
+        long total = 0;
+        for (long n : sizes) {
+            total += (n * n * n + 6 * n * n) * 8 + 128;
+        }
+        return total;
+    }
+}
