@@ -17,7 +17,7 @@ import org.hympj.shm.job.JobDirectory;
  * put is one copy straight into the peer's memory.
  *
  * <p>It offers what the emulated fabrics of later issues offer too: eager packets
- * ({@link #ring}), puts into a peer's segment ({@link #segmentAddress}), and completion
+ * ({@link #ring}, and {@link #bulkTo} for large payloads announced by a packet), puts into a peer's segment ({@link #segmentAddress}), and completion
  * notification (a packet written after the put: the ring's release store orders it after
  * the data).
  */
@@ -28,6 +28,9 @@ public final class ShmFabric implements AutoCloseable {
     private final OneToOneRingBuffer[] inbound;
     private final MappedByteBuffer[] ringMaps;
     private final MappedByteBuffer[] segmentMaps;
+    private final MappedByteBuffer[] bulkMaps;
+    private final BulkOutbound[] bulkOut;
+    private final BulkInbound[] bulkIn;
     private final long[] segmentAddress;
     private final long segmentBytes;
 
@@ -43,6 +46,11 @@ public final class ShmFabric implements AutoCloseable {
         ringMaps = new MappedByteBuffer[size];
         segmentMaps = new MappedByteBuffer[size];
         segmentAddress = new long[size];
+        bulkMaps = new MappedByteBuffer[size];
+        bulkOut = new BulkOutbound[size];
+        bulkIn = new BulkInbound[size];
+        int bulkBytes = job.config().bulkBytes;
+        long bulkSlot = JobDirectory.bulkSlotBytes(bulkBytes);
         for (int r = 0; r < size; r++) {
             File rf = job.ringFile(r).toFile();
             ringMaps[r] = IoUtil.mapExistingFile(rf, "rings of rank " + r);
@@ -50,12 +58,15 @@ public final class ShmFabric implements AutoCloseable {
             segmentMaps[r] = IoUtil.mapExistingFile(sf, "segment of rank " + r);
             segmentMaps[r].order(ByteOrder.nativeOrder());
             segmentAddress[r] = BufferUtil.address(segmentMaps[r]);
+            bulkMaps[r] = IoUtil.mapExistingFile(job.bulkFile(r).toFile(), "bulk regions of rank " + r);
         }
         for (int peer = 0; peer < size; peer++) {
             // my packets to peer live in peer's ring file, slot [rank]
             outbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[peer], (int) (rank * slot), ringLen));
             // packets from peer to me live in my ring file, slot [peer]
             inbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[rank], (int) (peer * slot), ringLen));
+            bulkOut[peer] = new BulkOutbound(BufferUtil.address(bulkMaps[peer]) + rank * bulkSlot, bulkBytes);
+            bulkIn[peer] = new BulkInbound(BufferUtil.address(bulkMaps[rank]) + peer * bulkSlot, bulkBytes);
         }
     }
 
@@ -75,6 +86,16 @@ public final class ShmFabric implements AutoCloseable {
     /** The ring packets from {@code peer} arrive in. */
     public OneToOneRingBuffer inbound(int peer) {
         return inbound[peer];
+    }
+
+    /** The bulk region my large payloads to {@code peer} go into. */
+    public BulkOutbound bulkTo(int peer) {
+        return bulkOut[peer];
+    }
+
+    /** The bulk region large payloads from {@code peer} arrive in. */
+    public BulkInbound bulkFrom(int peer) {
+        return bulkIn[peer];
     }
 
     /** Absolute address of the first byte of {@code rank}'s segment in this process. */

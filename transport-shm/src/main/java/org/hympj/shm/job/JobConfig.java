@@ -10,26 +10,13 @@ import java.util.Properties;
 /**
  * The settings every rank of a job shares, written once by whoever creates the job
  * (job.properties in the job directory) and read by each rank at init.
+ *
+ * <p>Message paths by size: up to {@code inlineLimit} a message is copied into the packet
+ * ring itself; up to {@code eagerLimit} into the pair's bulk region (announced by a notice,
+ * no handshake); beyond, by rendezvous.
  */
 public final class JobConfig {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
-    /**
-     * Packet ring per ordered rank pair. 1 MiB lets a 64 KiB eager message (one copy in, one
-     * out, no handshake: 2.2 us against 7.4 us by rendezvous, measured) fit in a record
-     * (Agrona caps records at capacity/8). Large jobs get smaller rings: there are size² of them.
-     */
-    public static final int DEFAULT_RING_BYTES = 1 << 20;
-    public static final int DEFAULT_EAGER_LIMIT = 64 << 10;
-
-    /** The default ring size for a job of {@code ranks}: 1 MiB up to 16 ranks, then 256 KiB. */
-    public static int defaultRingBytes(int ranks) {
-        return ranks <= 16 ? DEFAULT_RING_BYTES : 256 << 10;
-    }
-
-    /** The default eager limit for a ring size: 64 KiB, or less when records must be smaller. */
-    public static int defaultEagerLimit(int ringBytes) {
-        return Math.min(DEFAULT_EAGER_LIMIT, ringBytes / 8 - 64);
-    }
 
     public final String jobId;
     public final int size;
@@ -37,7 +24,11 @@ public final class JobConfig {
     /** Launcher start time in ms since the epoch (guards against pid reuse), 0 if unknown. */
     public final long launcherStartMillis;
     public final long segmentBytes;
+    /** Packet ring per ordered pair (power of two); records are capped at a 1/8 of it. */
     public final int ringBytes;
+    /** Bulk region per ordered pair (power of two). */
+    public final int bulkBytes;
+    public final int inlineLimit;
     public final int eagerLimit;
     public final String model;
     public final int subcluster;
@@ -45,16 +36,24 @@ public final class JobConfig {
     public final String idle;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
-                     int ringBytes, int eagerLimit, String model, int subcluster, String idle) {
+                     int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
+                     String idle) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
         if (Integer.bitCount(ringBytes) != 1 || ringBytes < 64 << 10) {
             throw new IllegalArgumentException("ring size must be a power of two of at least 64 KiB, was " + ringBytes);
         }
-        if (eagerLimit < 0 || eagerLimit > ringBytes / 8 - 64) {
-            throw new IllegalArgumentException("eager limit must be 0 .. ring size/8 - 64 (" + (ringBytes / 8 - 64)
-                + "), was " + eagerLimit);
+        if (Integer.bitCount(bulkBytes) != 1 || bulkBytes < 64 << 10) {
+            throw new IllegalArgumentException("bulk size must be a power of two of at least 64 KiB, was " + bulkBytes);
+        }
+        if (inlineLimit < 0 || inlineLimit > maxInline(ringBytes)) {
+            throw new IllegalArgumentException("inline limit must be 0.." + maxInline(ringBytes)
+                + " (ring size/8 - 64), was " + inlineLimit);
+        }
+        if (eagerLimit < inlineLimit || eagerLimit > bulkBytes / 2) {
+            throw new IllegalArgumentException("eager limit must be " + inlineLimit + ".." + (bulkBytes / 2)
+                + " (inline limit .. bulk size/2), was " + eagerLimit);
         }
         if (segmentBytes < 4096) {
             throw new IllegalArgumentException("segment size must be at least 4 KiB, was " + segmentBytes);
@@ -65,26 +64,50 @@ public final class JobConfig {
         this.launcherStartMillis = launcherStartMillis;
         this.segmentBytes = segmentBytes;
         this.ringBytes = ringBytes;
+        this.bulkBytes = bulkBytes;
+        this.inlineLimit = inlineLimit;
         this.eagerLimit = eagerLimit;
         this.model = model;
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.idle = idle;
     }
 
+    static int maxInline(int ringBytes) {
+        return ringBytes / 8 - 64;
+    }
+
+    /** Packet ring default: 256 KiB (it carries only small messages and notices). */
+    public static int defaultRingBytes(int ranks) {
+        return 256 << 10;
+    }
+
+    /** Bulk region default: 2 MiB per pair up to 16 ranks, then 512 KiB (there are size² of them). */
+    public static int defaultBulkBytes(int ranks) {
+        return ranks <= 16 ? 2 << 20 : 512 << 10;
+    }
+
+    /** Messages up to 8 KiB are copied into the packet ring itself. */
+    public static int defaultInlineLimit(int ringBytes) {
+        return Math.min(8 << 10, maxInline(ringBytes));
+    }
+
+    /** Eager up to 1/8 of the bulk region (256 KiB by default): a halo face of 128² doubles goes without handshake. */
+    public static int defaultEagerLimit(int bulkBytes) {
+        return bulkBytes / 8;
+    }
+
     public static JobConfig defaults(String jobId, int size) {
         ProcessHandle me = ProcessHandle.current();
         int ring = defaultRingBytes(size);
-        return new JobConfig(jobId, size, me.pid(), startMillis(me), DEFAULT_SEGMENT_BYTES, ring,
-            defaultEagerLimit(ring), "none", size, "auto");
+        int bulk = defaultBulkBytes(size);
+        return new JobConfig(jobId, size, me.pid(), startMillis(me), DEFAULT_SEGMENT_BYTES, ring, bulk,
+            defaultInlineLimit(ring), defaultEagerLimit(bulk), "none", size, "auto");
     }
 
-    public JobConfig withSize(int n) {
-        return new JobConfig(jobId, n, launcherPid, launcherStartMillis, segmentBytes, ringBytes, eagerLimit, model,
-            subcluster == size ? n : subcluster, idle);
-    }
-
-    public JobConfig with(long segment, int ring, int eager, String model, int subcluster, String idle) {
-        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, eager, model, subcluster, idle);
+    public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
+                          String idle) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
+            model, subcluster, idle);
     }
 
     static long startMillis(ProcessHandle p) {
@@ -99,6 +122,8 @@ public final class JobConfig {
         p.setProperty("launcher.start", Long.toString(launcherStartMillis));
         p.setProperty("segment.bytes", Long.toString(segmentBytes));
         p.setProperty("ring.bytes", Integer.toString(ringBytes));
+        p.setProperty("bulk.bytes", Integer.toString(bulkBytes));
+        p.setProperty("inline.limit", Integer.toString(inlineLimit));
         p.setProperty("eager.limit", Integer.toString(eagerLimit));
         p.setProperty("model", model);
         p.setProperty("subcluster", Integer.toString(subcluster));
@@ -116,6 +141,7 @@ public final class JobConfig {
         return new JobConfig(p.getProperty("job"), Integer.parseInt(p.getProperty("size")),
             Long.parseLong(p.getProperty("launcher.pid")), Long.parseLong(p.getProperty("launcher.start", "0")),
             Long.parseLong(p.getProperty("segment.bytes")), Integer.parseInt(p.getProperty("ring.bytes")),
+            Integer.parseInt(p.getProperty("bulk.bytes")), Integer.parseInt(p.getProperty("inline.limit")),
             Integer.parseInt(p.getProperty("eager.limit")), p.getProperty("model", "none"),
             Integer.parseInt(p.getProperty("subcluster", p.getProperty("size"))), p.getProperty("idle", "auto"));
     }

@@ -56,6 +56,15 @@ public final class JobDirectory {
         return dir.resolve("r" + rank + ".rings");
     }
 
+    public Path bulkFile(int rank) {
+        return dir.resolve("r" + rank + ".bulk");
+    }
+
+    /** Bytes of one bulk slot (header + region, page aligned). */
+    public static long bulkSlotBytes(int bulkBytes) {
+        return (org.hympj.shm.fabric.BulkInbound.HEADER + bulkBytes + 4095) & ~4095L;
+    }
+
     public Path segmentFile(int rank) {
         return dir.resolve("r" + rank + ".seg");
     }
@@ -72,7 +81,8 @@ public final class JobDirectory {
 
     /** Bytes of /dev/shm the whole job may use. */
     public static long bytesNeeded(JobConfig c) {
-        return (long) c.size * (c.segmentBytes + c.size * ringSlotBytes(c.ringBytes)) + JobControl.fileSize(c.size) + 4096;
+        return (long) c.size * (c.segmentBytes + c.size * (ringSlotBytes(c.ringBytes) + bulkSlotBytes(c.bulkBytes)))
+            + JobControl.fileSize(c.size) + 4096;
     }
 
     /**
@@ -87,11 +97,11 @@ public final class JobDirectory {
         long free = store.getUsableSpace();
         if (free < need + SPACE_MARGIN) {
             throw new IOException(String.format(
-                "not enough free space in %s for a job of %d ranks: it needs %d MiB (segments %d MiB + rings %d MiB per rank)"
-                    + " plus a %d MiB margin, and %d MiB are free; lower --segment-size or --ring-size, or free %s "
+                "not enough free space in %s for a job of %d ranks: it needs %d MiB (segment %d MiB + rings %d MiB per rank)"
+                    + " plus a %d MiB margin, and %d MiB are free; lower --segment-size, --ring-size or --bulk-size, or free %s "
                     + "(bin/mpjrun --clean removes jobs left by dead launchers)",
                 root, config.size, need >> 20, config.segmentBytes >> 20,
-                (config.size * ringSlotBytes(config.ringBytes)) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
+                (config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
         }
         Path dir = root.resolve(PREFIX + config.jobId);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -99,6 +109,7 @@ public final class JobDirectory {
         try {
             for (int r = 0; r < config.size; r++) {
                 jd.createFile(jd.ringFile(r), config.size * ringSlotBytes(config.ringBytes));
+                jd.createFile(jd.bulkFile(r), config.size * bulkSlotBytes(config.bulkBytes));
                 jd.createFile(jd.segmentFile(r), config.segmentBytes);
             }
             Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));

@@ -31,7 +31,11 @@ public final class LaunchSpec {
     long segmentBytes = JobConfig.DEFAULT_SEGMENT_BYTES;
     /** 0 = the default for the job's size ({@link JobConfig#defaultRingBytes}). */
     int ringBytes = 0;
-    /** -1 = the default for the ring size ({@link JobConfig#defaultEagerLimit}). */
+    /** 0 = the default for the job's size ({@link JobConfig#defaultBulkBytes}). */
+    int bulkBytes = 0;
+    /** -1 = the default for the ring size ({@link JobConfig#defaultInlineLimit}). */
+    int inlineLimit = -1;
+    /** -1 = the default for the bulk size ({@link JobConfig#defaultEagerLimit}). */
     int eagerLimit = -1;
     String model = "none";
     int subcluster = 0;
@@ -89,6 +93,16 @@ public final class LaunchSpec {
 
     public LaunchSpec ringBytes(int b) {
         this.ringBytes = b;
+        return this;
+    }
+
+    public LaunchSpec bulkBytes(int b) {
+        this.bulkBytes = b;
+        return this;
+    }
+
+    public LaunchSpec inlineLimit(int b) {
+        this.inlineLimit = b;
         return this;
     }
 

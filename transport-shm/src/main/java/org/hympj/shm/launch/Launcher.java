@@ -66,9 +66,11 @@ public final class Launcher {
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
-        int eager = spec.eagerLimit >= 0 ? spec.eagerLimit : JobConfig.defaultEagerLimit(ring);
+        int bulk = spec.bulkBytes > 0 ? spec.bulkBytes : JobConfig.defaultBulkBytes(spec.np);
+        int inline = spec.inlineLimit >= 0 ? spec.inlineLimit : JobConfig.defaultInlineLimit(ring);
+        int eager = spec.eagerLimit >= 0 ? spec.eagerLimit : Math.max(inline, JobConfig.defaultEagerLimit(bulk));
         JobConfig config = JobConfig.defaults(jobId, spec.np)
-            .with(spec.segmentBytes, ring, eager, spec.model,
+            .with(spec.segmentBytes, ring, bulk, inline, eager, spec.model,
                 spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle);
         JobDirectory job = JobDirectory.create(config);
         Running running = new Running(spec, job);

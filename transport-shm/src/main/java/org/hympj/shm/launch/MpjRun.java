@@ -12,7 +12,7 @@ import org.hympj.shm.job.JobDirectory;
  * {@code bin/mpjrun}: starts a job of N ranks and exits with its result.
  *
  * <pre>
- * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP]
+ * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP] [--bulk-size B] [--inline-limit B]
  *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff]
  *        MAIN [args…]
  * mpjrun --clean
@@ -33,8 +33,10 @@ public final class MpjRun {
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
         "  --tag-output          prefix every output line with [rank]",
         "  --segment-size BYTES  registered shared segment per rank (k/m/g suffixes); default 64m",
-        "  --ring-size BYTES     packet ring per rank pair, a power of two; default 1m (256k above 16 ranks)",
-        "  --eager-limit BYTES   largest message sent eagerly; default 64k (at most ring size/8 - 64)",
+        "  --ring-size BYTES     packet ring per ordered rank pair, a power of two; default 256k",
+        "  --bulk-size BYTES     bulk region per ordered rank pair, a power of two; default 2m (512k above 16 ranks)",
+        "  --inline-limit BYTES  largest message copied into the packet ring itself; default 8k",
+        "  --eager-limit BYTES   largest message sent without handshake (via bulk); default bulk size/8",
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
@@ -98,6 +100,12 @@ public final class MpjRun {
                     break;
                 case "--ring-size":
                     spec.ringBytes(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--bulk-size":
+                    spec.bulkBytes(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--inline-limit":
+                    spec.inlineLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
                     break;
                 case "--eager-limit":
                     spec.eagerLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));

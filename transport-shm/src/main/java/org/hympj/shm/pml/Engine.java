@@ -10,6 +10,8 @@ import org.hympj.api.Comm;
 import org.hympj.api.MpjException;
 import org.hympj.api.Request;
 import org.hympj.api.TruncationException;
+import org.hympj.shm.fabric.BulkInbound;
+import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
@@ -36,8 +38,10 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private final JobControl control;
     private final int rank;
     private final int size;
+    private final int inlineLimit;
     private final int eagerLimit;
     private final int fragPayload;
+    private final int bulkChunk;
     private final Packer packer = new Packer();
     private final Idler idler;
     private final int[] sendSeq;
@@ -50,6 +54,8 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private Unexpected freeUnexpected;
     private Control freeControl;
     private int currentSource;
+    /** Packets written so far: a wait that wrote something made progress, even if nothing arrived. */
+    private long written;
 
     @SuppressWarnings("unchecked")
     public Engine(ShmFabric fabric, JobConfig config, JobControl control, boolean launched) {
@@ -57,8 +63,10 @@ public final class Engine implements ProgressEngine, MessageHandler {
         this.control = control;
         this.rank = fabric.rank();
         this.size = fabric.size();
+        this.inlineLimit = config.inlineLimit;
         this.eagerLimit = config.eagerLimit;
         this.fragPayload = fabric.ring(rank).maxMsgLength() - Packets.FRAG_HEADER;
+        this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
         this.sendSeq = new int[size];
         this.recvSeq = new int[size];
@@ -104,7 +112,9 @@ public final class Engine implements ProgressEngine, MessageHandler {
             work += fabric.inbound(s).read(this, READ_LIMIT);
         }
         if (pendingCount > 0) {
+            long before = written;
             work += flushPending();
+            work += (int) (written - before);
         }
         return work;
     }
@@ -261,6 +271,9 @@ public final class Engine implements ProgressEngine, MessageHandler {
         switch (s.emit) {
             case SendReq.EMIT_EAGER: {
                 int n = (int) s.buf.bytes;
+                if (n > inlineLimit) {
+                    return emitBulkEager(s, ring, n);
+                }
                 int idx = ring.tryClaim(Packets.EAGER, Packets.EAGER_HEADER + n);
                 if (idx < 0) {
                     return false;
@@ -272,6 +285,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
                     null, b.addressOffset() + idx + Packets.EAGER_HEADER, n);
                 ring.commit(idx);
+                written++;
                 s.complete();
                 return true;
             }
@@ -288,27 +302,87 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 b.putLong(idx + 16, s.buf.bytes);
                 b.putLong(idx + 24, s.buf.segOffset);
                 ring.commit(idx);
+                written++;
                 return true; // now waits for CTS or ACK
             }
-            default: {
-                while (s.streamed < s.accept) {
-                    int chunk = (int) Math.min(fragPayload, s.accept - s.streamed);
-                    int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
-                    if (idx < 0) {
-                        return false;
-                    }
-                    AtomicBuffer b = ring.buffer();
-                    b.putInt(idx, s.recvId);
-                    b.putLong(idx + 8, s.streamed);
-                    packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
-                        null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
-                    ring.commit(idx);
-                    s.streamed += chunk;
-                }
-                finishRendezvousSend(s);
-                return true;
-            }
+            default:
+                return emitStream(s, ring);
         }
+    }
+
+    /**
+     * An eager message too big for the packet ring: payload into the pair's bulk region, a
+     * notice into the ring. When the bulk region is full (the receiver holds unexpected
+     * payloads) the message falls back to rendezvous, which never needs bulk space.
+     */
+    private boolean emitBulkEager(SendReq s, OneToOneRingBuffer ring, int n) {
+        BulkOutbound bulk = fabric.bulkTo(s.dest);
+        long start = bulk.tryReserve(n);
+        if (start < 0) {
+            s.emit = SendReq.EMIT_RTS;
+            s.sendId = rndvSends.add(s);
+            return emitSend(s);
+        }
+        int idx = ring.tryClaim(Packets.EAGER_BULK, Packets.BULK_NOTICE_LENGTH);
+        if (idx < 0) {
+            return false;
+        }
+        packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0, null, bulk.address(start), n);
+        bulk.commit(start, n);
+        AtomicBuffer b = ring.buffer();
+        b.putInt(idx, s.ctx);
+        b.putInt(idx + 4, s.tag);
+        b.putInt(idx + 8, s.seq);
+        b.putInt(idx + 12, n);
+        b.putLong(idx + 16, start);
+        ring.commit(idx);
+        written++; // release: the receiver sees the payload once it sees the notice
+        s.complete();
+        return true;
+    }
+
+    /**
+     * Streams a rendezvous message the receiver cannot take by a put: pieces through the bulk
+     * region (one copy in, one out, the receiver copying piece k while we pack piece k+1), or
+     * through the packet ring itself while the bulk region is full.
+     */
+    private boolean emitStream(SendReq s, OneToOneRingBuffer ring) {
+        BulkOutbound bulk = fabric.bulkTo(s.dest);
+        while (s.streamed < s.accept) {
+            int chunk = (int) Math.min(bulkChunk, s.accept - s.streamed);
+            long start = bulk.tryReserve(chunk);
+            AtomicBuffer b = ring.buffer();
+            if (start >= 0) {
+                int idx = ring.tryClaim(Packets.FRAG_BULK, Packets.BULK_NOTICE_LENGTH);
+                if (idx < 0) {
+                    return false;
+                }
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
+                    null, bulk.address(start), chunk);
+                bulk.commit(start, chunk);
+                b.putInt(idx, s.recvId);
+                b.putInt(idx + 4, chunk);
+                b.putLong(idx + 8, s.streamed);
+                b.putLong(idx + 16, start);
+                ring.commit(idx);
+                written++;
+            } else {
+                chunk = (int) Math.min(fragPayload, s.accept - s.streamed);
+                int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
+                if (idx < 0) {
+                    return false;
+                }
+                b.putInt(idx, s.recvId);
+                b.putLong(idx + 8, s.streamed);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
+                    null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
+                ring.commit(idx);
+                written++;
+            }
+            s.streamed += chunk;
+        }
+        finishRendezvousSend(s);
+        return true;
     }
 
     private void finishRendezvousSend(SendReq s) {
@@ -371,6 +445,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
             buf.putLong(idx + 16, d);
         }
         ring.commit(idx);
+        written++;
         return true;
     }
 
@@ -395,6 +470,10 @@ public final class Engine implements ProgressEngine, MessageHandler {
         }
         if (u.kind == Packets.EAGER) {
             deliverEager(r, u.source, u.tag, u.data, BYTE_BASE, u.total);
+        } else if (u.kind == Packets.EAGER_BULK) {
+            BulkInbound bulk = fabric.bulkFrom(u.source);
+            deliverEager(r, u.source, u.tag, null, bulk.address(u.bulkStart), u.total);
+            bulk.consumed(u.bulkStart, (int) u.total);
         } else {
             matchRts(r, u.source, u.tag, u.sendId, u.total, u.srcSegOffset);
         }
@@ -459,6 +538,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
         final int src = currentSource;
         switch (type) {
             case Packets.EAGER:
+            case Packets.EAGER_BULK:
             case Packets.RTS: {
                 int ctx = buffer.getInt(index);
                 int tag = buffer.getInt(index + 4);
@@ -479,9 +559,22 @@ public final class Engine implements ProgressEngine, MessageHandler {
                     } else {
                         Unexpected u = newUnexpected(Packets.EAGER, src, tag, n);
                         if (u.data.length < n) {
-                            u.data = new byte[Math.max(n, eagerLimit)];
+                            u.data = new byte[Math.max(n, inlineLimit)];
                         }
                         Packer.copy(null, addr, u.data, BYTE_BASE, n);
+                        mq.addUnexpected(u);
+                    }
+                } else if (type == Packets.EAGER_BULK) {
+                    int n = buffer.getInt(index + 12);
+                    long start = buffer.getLong(index + 16);
+                    BulkInbound bulk = fabric.bulkFrom(src);
+                    bulk.arrived(start, n);
+                    if (r != null) {
+                        deliverEager(r, src, tag, null, bulk.address(start), n);
+                        bulk.consumed(start, n);
+                    } else {
+                        Unexpected u = newUnexpected(Packets.EAGER_BULK, src, tag, n);
+                        u.bulkStart = start; // the payload stays in the bulk region until matched
                         mq.addUnexpected(u);
                     }
                 } else {
@@ -531,6 +624,21 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 int n = length - Packets.FRAG_HEADER;
                 packer.unpack(null, buffer.addressOffset() + index + Packets.FRAG_HEADER, n,
                     r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
+                r.received += n;
+                if (r.received == r.accept) {
+                    finishRendezvousRecv(r);
+                }
+                break;
+            }
+            case Packets.FRAG_BULK: {
+                RecvReq r = rndvRecvs.get(buffer.getInt(index));
+                int n = buffer.getInt(index + 4);
+                long offset = buffer.getLong(index + 8);
+                long start = buffer.getLong(index + 16);
+                BulkInbound bulk = fabric.bulkFrom(src);
+                bulk.arrived(start, n);
+                packer.unpack(null, bulk.address(start), n, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
+                bulk.consumed(start, n);
                 r.received += n;
                 if (r.received == r.accept) {
                     finishRendezvousRecv(r);

@@ -11,6 +11,8 @@ package org.hympj.shm.pml;
  * FRAG   recvId:int pad:int offset:long | data…                       (streamed piece)
  * FIN    recvId:int                                                    (sender's put is done)
  * ACK    sendId:int                                                    (receiver pulled the data)
+ * EAGER_BULK  ctx:int tag:int seq:int len:int start:long              (payload in the bulk region)
+ * FRAG_BULK   recvId:int len:int offset:long start:long               (streamed piece, in bulk)
  * </pre>
  * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment.
  */
@@ -21,12 +23,15 @@ final class Packets {
     static final int FRAG = 4;
     static final int FIN = 5;
     static final int ACK = 6;
+    static final int EAGER_BULK = 7;
+    static final int FRAG_BULK = 8;
 
     static final int EAGER_HEADER = 16;
     static final int RTS_LENGTH = 32;
     static final int CTS_LENGTH = 24;
     static final int FRAG_HEADER = 16;
     static final int ID_LENGTH = 8;
+    static final int BULK_NOTICE_LENGTH = 24;
 
     private Packets() {
     }

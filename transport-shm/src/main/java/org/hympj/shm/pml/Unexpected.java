@@ -11,6 +11,8 @@ final class Unexpected {
     long total;
     int sendId;
     long srcSegOffset;
+    /** Where an EAGER_BULK payload waits in the sender's bulk region (not copied out). */
+    long bulkStart;
     byte[] data = new byte[0];
     Unexpected prev;
     Unexpected next;
