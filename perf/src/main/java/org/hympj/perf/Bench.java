@@ -22,9 +22,11 @@ public final class Bench {
         "usage: hympj-bench NAME [options] [sizes...]",
         "       hympj-bench --list",
         "options:",
-        "  --reps R              launch the job R times (rep column 1..R); default 1",
+        "  --reps R              run R times (rep column 1..R); default 1. Each run is one launch",
+        "                        per buffer kind (fresh JVMs for each variant)",
         "  --first-rep K         number the first launch's rows K (default 1)",
         BenchOptions.OPTIONS_HELP,
+        "  --jvm-arg -Dhympj.perf.prepass=true   untimed JIT pre-pass of the first size (off by default)",
         "prints CSV rows: system,test,variant,size,rep,value,unit (from rank 0)");
 
     /** A launch that failed: its message says why, with the ranks' output. */
@@ -131,11 +133,15 @@ public final class Bench {
         return o.sizes.isEmpty() ? def(o).defaultSizes() : o.sizes;
     }
 
-    /** The launch spec of one launch (rep number {@code rep}). */
-    public static LaunchSpec spec(BenchOptions o, int rep) {
+    /** The buffer kinds a run covers: the options' or the benchmark's default. */
+    public static List<BufferKind> kinds(BenchOptions o) {
+        return BufferKind.parse(o.buffers == null ? def(o).defaultBuffers() : o.buffers);
+    }
+
+    /** The launch spec of one launch (rep number {@code rep}) covering buffer kinds {@code kinds}. */
+    public static LaunchSpec spec(BenchOptions o, int rep, List<BufferKind> kinds) {
         BenchDef def = def(o);
         List<Long> sizes = sizes(o);
-        List<BufferKind> kinds = BufferKind.parse(o.buffers == null ? def.defaultBuffers() : o.buffers);
         Duration timeout = o.timeout != null ? o.timeout : def.defaultTimeout();
         LaunchSpec spec = new LaunchSpec()
             .np(o.np > 0 ? o.np : def.np())
@@ -173,11 +179,26 @@ public final class Bench {
     }
 
     /**
-     * One launch: prints its rows on {@code rows} as they are parsed, other output lines on
-     * {@code diag} (all of it when the launch failed or with --verbose), and returns the rows.
+     * One repetition: one launch per buffer kind, so that each variant starts in fresh JVMs
+     * (as each anchor run starts fresh processes) and no variant inherits another's JIT
+     * warm-up. Returns the rows of all launches.
      */
     public static List<String> run(BenchOptions o, int rep, PrintStream rows, PrintStream diag) throws BenchFailure {
-        LaunchSpec spec = spec(o, rep);
+        List<String> out = new ArrayList<>();
+        for (BufferKind k : kinds(o)) {
+            out.addAll(run(o, rep, k, rows, diag));
+        }
+        return out;
+    }
+
+    /**
+     * One launch for one buffer kind: prints its rows on {@code rows} as they are parsed, other
+     * output lines on {@code diag} (all of it when the launch failed or with --verbose), and
+     * returns the rows.
+     */
+    public static List<String> run(BenchOptions o, int rep, BufferKind kind, PrintStream rows, PrintStream diag)
+            throws BenchFailure {
+        LaunchSpec spec = spec(o, rep, List.of(kind));
         JobResult r;
         try {
             r = Launcher.run(spec);
@@ -195,7 +216,7 @@ public final class Bench {
         rows.flush();
         if (!r.ok()) {
             diag.print(r.allOutput());
-            throw new BenchFailure(o.name + " (rep " + rep + "): " + r.message(), r.exitCode());
+            throw new BenchFailure(o.name + " (" + kind.label() + ", rep " + rep + "): " + r.message(), r.exitCode());
         }
         if (o.verbose) {
             diag.print(r.allOutput());
@@ -208,7 +229,7 @@ public final class Bench {
             }
         }
         if (out.isEmpty()) {
-            throw new BenchFailure(o.name + " (rep " + rep + "): the job succeeded but printed no rows", 1);
+            throw new BenchFailure(o.name + " (" + kind.label() + ", rep " + rep + "): the job succeeded but printed no rows", 1);
         }
         return out;
     }

@@ -12,6 +12,12 @@ public final class Rows {
     public static final String SYSTEM = "hympj";
     /** Timed iterations are split into this many batches, as in the anchors. */
     public static final int NBATCH = 5;
+    /**
+     * Opt-in ({@code --jvm-arg -Dhympj.perf.prepass=true}): before the timed sizes, run the
+     * first size's whole measurement once and discard it, so the JIT has compiled the loop.
+     * Off by default: the default runs time exactly what the anchors time.
+     */
+    public static final boolean PREPASS = Boolean.getBoolean("hympj.perf.prepass");
 
     private Rows() {
     }

@@ -335,8 +335,8 @@ public final class Engine implements ProgressEngine, MessageHandler {
         b.putInt(idx + 8, s.seq);
         b.putInt(idx + 12, n);
         b.putLong(idx + 16, start);
-        ring.commit(idx);
-        written++; // release: the receiver sees the payload once it sees the notice
+        ring.commit(idx); // release: the receiver sees the payload once it sees the notice
+        written++;
         s.complete();
         return true;
     }
