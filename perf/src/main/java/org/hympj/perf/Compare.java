@@ -1,0 +1,704 @@
+package org.hympj.perf;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/hympj-compare TEST [--rounds R] [options] [sizes...]}: runs the Open MPI anchor
+ * ({@code run-openmpi.sh TEST sizes…}, REP=round) and the HyMPJ benchmark of the same name
+ * (one launch per buffer kind) interleaved in one session, R rounds, the order alternating
+ * (round 1: Open MPI then HyMPJ, round 2: HyMPJ then Open MPI, …). Takes the median per
+ * (system, test, variant, size) over the rounds and prints a Markdown table with the ratios
+ * HyMPJ ÷ Open MPI and the {@link Targets}. Writes every raw row to
+ * {@code perf/results/<date>-<test>.csv} and the table into {@code docs/PERFORMANCE.md}
+ * (between {@code <!-- compare:TEST -->} and {@code <!-- /compare:TEST -->}, the rest kept).
+ */
+public final class Compare {
+    static final String DEFAULT_ANCHOR = "/work/shared/anchors/run-openmpi.sh";
+    static final String ANCHOR_SYSTEM = "openmpi-c";
+
+    static final String USAGE = String.join("\n",
+        "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d",
+        "options:",
+        "  --rounds R            rounds of (Open MPI, HyMPJ), order alternating; default 5",
+        "  --anchor PATH         the anchor script (default " + DEFAULT_ANCHOR + ", env HYMPJ_ANCHOR)",
+        "  --doc FILE            Markdown file to update (default $HYMPJ_HOME/docs/PERFORMANCE.md)",
+        "  --no-doc              print the table only",
+        "  --results DIR         where the raw CSV goes (default $HYMPJ_HOME/perf/results)",
+        "  --section NAME        marker name of the section and CSV file (default: TEST)",
+        "  --give-up X           stop after a round in which a HyMPJ figure is more than X times worse",
+        "                        than Open MPI's (for every buffer kind); the table says so",
+        BenchOptions.OPTIONS_HELP,
+        "sizes: as hympj-bench (default: the benchmark's default sizes); the anchor gets the same.");
+
+    /** One CSV row of either system. */
+    static final class Row {
+        final String system;
+        final String test;
+        final String variant;
+        final long size;
+        final int rep;
+        final double value;
+        final String unit;
+        final String line;
+
+        Row(String line) {
+            String[] f = line.trim().split(",");
+            if (f.length != 7) {
+                throw new IllegalArgumentException("not a CSV row of 7 fields: " + line);
+            }
+            this.system = f[0];
+            this.test = f[1];
+            this.variant = f[2];
+            this.size = Long.parseLong(f[3]);
+            this.rep = Integer.parseInt(f[4]);
+            this.value = Double.parseDouble(f[5]);
+            this.unit = f[6];
+            this.line = line.trim();
+        }
+    }
+
+    private final BenchOptions bench = new BenchOptions();
+    private int rounds = 5;
+    private String anchor = System.getenv().getOrDefault("HYMPJ_ANCHOR", DEFAULT_ANCHOR);
+    private Path doc;
+    private boolean noDoc;
+    private Path resultsDir;
+    private String section;
+    private double giveUp;
+    private final List<Row> rows = new ArrayList<>();
+    private volatile Process anchorProcess;
+
+    private Compare() {
+    }
+
+    public static void main(String[] argv) {
+        int code;
+        try {
+            code = new Compare().cli(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("hympj-compare: " + e.getMessage());
+            System.err.println(USAGE);
+            code = 2;
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("hympj-compare: " + e.getMessage());
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    static Path home() {
+        String h = System.getenv("HYMPJ_HOME");
+        return Paths.get(h == null || h.isEmpty() ? "." : h).toAbsolutePath().normalize();
+    }
+
+    int cli(String[] argv) throws IOException {
+        for (int i = 0; i < argv.length; i++) {
+            String a = argv[i];
+            switch (a) {
+                case "-h":
+                case "--help":
+                    System.out.println(USAGE);
+                    return 0;
+                case "--rounds":
+                    rounds = BenchOptions.parseInt(a, BenchOptions.value(argv, ++i, a));
+                    continue;
+                case "--anchor":
+                    anchor = BenchOptions.value(argv, ++i, a);
+                    continue;
+                case "--doc":
+                    doc = Paths.get(BenchOptions.value(argv, ++i, a));
+                    continue;
+                case "--no-doc":
+                    noDoc = true;
+                    continue;
+                case "--results":
+                    resultsDir = Paths.get(BenchOptions.value(argv, ++i, a));
+                    continue;
+                case "--section":
+                    section = BenchOptions.value(argv, ++i, a);
+                    continue;
+                case "--give-up":
+                    giveUp = Double.parseDouble(BenchOptions.value(argv, ++i, a));
+                    continue;
+                default:
+                    break;
+            }
+            if (a.startsWith("-")) {
+                int last = bench.option(argv, i);
+                if (last < 0) {
+                    throw new IllegalArgumentException("unknown option " + a);
+                }
+                i = last;
+            } else if (bench.name == null) {
+                bench.name = a;
+            } else {
+                bench.size(a);
+            }
+        }
+        if (bench.name == null) {
+            throw new IllegalArgumentException("no test given");
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be >= 1");
+        }
+        Bench.def(bench); // fails early on an unknown name
+        if (section == null) {
+            section = bench.name;
+        }
+        if (doc == null) {
+            doc = home().resolve("docs/PERFORMANCE.md");
+        }
+        if (resultsDir == null) {
+            resultsDir = home().resolve("perf/results");
+        }
+        return run();
+    }
+
+    int run() throws IOException {
+        BenchDef def = Bench.def(bench);
+        List<Long> sizes = Bench.sizes(bench);
+        List<BufferKind> kinds = Bench.kinds(bench);
+        Duration timeout = bench.timeout != null ? bench.timeout : def.defaultTimeout();
+        ZonedDateTime start = ZonedDateTime.now(ZoneOffset.UTC);
+        String loadStart = loadAverage();
+        Path csv = resultsDir.resolve(start.format(DateTimeFormatter.ISO_LOCAL_DATE) + "-" + section + ".csv");
+        Files.createDirectories(resultsDir);
+        Thread hook = new Thread(this::killAnchor, "hympj-compare-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        String stopped = null;
+        int completed = 0;
+        try {
+            for (int round = 1; round <= rounds && stopped == null; round++) {
+                boolean anchorFirst = round % 2 == 1;
+                List<BufferKind> order = new ArrayList<>(kinds);
+                if (!anchorFirst) {
+                    Collections.reverse(order);
+                }
+                for (int step = 0; step < 2; step++) {
+                    long t0 = System.nanoTime();
+                    if ((step == 0) == anchorFirst) {
+                        runAnchor(sizes, round, timeout);
+                        log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
+                    } else {
+                        for (BufferKind k : order) {
+                            long t1 = System.nanoTime();
+                            try {
+                                for (String line : Bench.run(bench, round, k, nullStream(), System.err)) {
+                                    add(new Row(line), System.err);
+                                }
+                            } catch (Bench.BenchFailure e) {
+                                writeCsv(csv);
+                                System.err.println("hympj-compare: HyMPJ run failed: " + e.getMessage());
+                                System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
+                                return e.exitCode() == 0 ? 1 : e.exitCode();
+                            }
+                            log("round %d/%d: HyMPJ %s done in %.1f s", round, rounds, k.label(), secs(t1));
+                        }
+                    }
+                    writeCsv(csv);
+                }
+                completed = round;
+                if (giveUp > 0) {
+                    stopped = tooSlow(def, sizes, kinds);
+                }
+            }
+        } catch (AnchorFailure e) {
+            writeCsv(csv);
+            System.err.println("hympj-compare: Open MPI run failed: " + e.getMessage());
+            System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
+            return 1;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // shutting down
+            }
+        }
+        ZonedDateTime end = ZonedDateTime.now(ZoneOffset.UTC);
+        String table = table(def, sizes, kinds);
+        String body = section(def, sizes, kinds, start, end, loadStart, loadAverage(), completed, stopped, csv, table);
+        System.out.println(body);
+        if (!noDoc) {
+            updateDoc(doc, section, body);
+            log("wrote %s (section %s) and %s", doc, section, csv);
+        }
+        return stopped == null ? 0 : 3;
+    }
+
+    private void add(Row r, PrintStream echo) {
+        rows.add(r);
+        echo.println(r.line);
+    }
+
+    private static double secs(long t0) {
+        return (System.nanoTime() - t0) * 1e-9;
+    }
+
+    private static void log(String fmt, Object... args) {
+        System.err.println("hympj-compare: " + String.format(Locale.ROOT, fmt, args));
+    }
+
+    private static PrintStream nullStream() {
+        return new PrintStream(java.io.OutputStream.nullOutputStream());
+    }
+
+    // ------------------------------------------------------------------ the anchor
+
+    static final class AnchorFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AnchorFailure(String m) {
+            super(m);
+        }
+    }
+
+    private void runAnchor(List<Long> sizes, int round, Duration timeout) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(anchor);
+        cmd.add(bench.name);
+        for (long s : sizes) {
+            cmd.add(Long.toString(s));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("REP", Integer.toString(round));
+        Process p = pb.start();
+        anchorProcess = p;
+        List<String> out = Collections.synchronizedList(new ArrayList<>());
+        Thread o = pump(p.getInputStream(), line -> out.add(line));
+        Thread e = pump(p.getErrorStream(), line -> System.err.println("[openmpi] " + line));
+        try {
+            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                killAnchor();
+                throw new AnchorFailure(String.join(" ", cmd) + " timed out after " + timeout.toSeconds() + " s");
+            }
+            o.join(5000);
+            e.join(5000);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            killAnchor();
+            throw new AnchorFailure("interrupted");
+        } finally {
+            anchorProcess = null;
+        }
+        if (p.exitValue() != 0) {
+            throw new AnchorFailure(String.join(" ", cmd) + " exited with " + p.exitValue() + "; output: " + out);
+        }
+        int n = 0;
+        synchronized (out) {
+            for (String line : out) {
+                if (line.startsWith(ANCHOR_SYSTEM + ",")) {
+                    add(new Row(line), System.err);
+                    n++;
+                } else if (!line.isBlank()) {
+                    System.err.println("[openmpi] " + line);
+                }
+            }
+        }
+        if (n == 0) {
+            throw new AnchorFailure(String.join(" ", cmd) + " printed no rows");
+        }
+    }
+
+    private void killAnchor() {
+        Process p = anchorProcess;
+        if (p != null) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    private static Thread pump(InputStream in, java.util.function.Consumer<String> sink) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader br = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = br.readLine()) != null) {
+                    sink.accept(line);
+                }
+            } catch (IOException ignored) {
+                // process gone
+            }
+        }, "hympj-compare-pump");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    // ------------------------------------------------------------------ figures
+
+    private void writeCsv(Path csv) throws IOException {
+        StringBuilder b = new StringBuilder("system,test,variant,size,rep,value,unit\n");
+        for (Row r : rows) {
+            b.append(r.line).append('\n');
+        }
+        Files.writeString(csv, b.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** Median over the rounds of one (system, variant, size) of this test, or NaN. */
+    double median(String system, String test, String variant, long size) {
+        List<Double> v = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                v.add(r.value);
+            }
+        }
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = v.get(i);
+        }
+        return Rows.median(a);
+    }
+
+    int count(String system, String test, String variant, long size) {
+        int n = 0;
+        for (Row r : rows) {
+            if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The anchor's test name and variant as found in its rows (it should be def.csvTest(), "default"). */
+    private String[] anchorKey(BenchDef def) {
+        for (Row r : rows) {
+            if (r.system.equals(ANCHOR_SYSTEM)) {
+                return new String[] {r.test, r.variant};
+            }
+        }
+        return new String[] {def.csvTest(), "default"};
+    }
+
+    private String unit(BenchDef def) {
+        for (Row r : rows) {
+            return r.unit;
+        }
+        return "";
+    }
+
+    private String tooSlow(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
+        String[] ak = anchorKey(def);
+        boolean lower = Targets.lowerIsBetter(bench.name);
+        for (long s : sizes) {
+            double a = median(ANCHOR_SYSTEM, ak[0], ak[1], s);
+            double best = Double.NaN;
+            for (BufferKind k : kinds) {
+                double h = median(Rows.SYSTEM, def.csvTest(), k.label(), s);
+                double ratio = lower ? h / a : a / h;
+                best = Double.isNaN(best) ? ratio : Math.min(best, ratio);
+            }
+            if (best > giveUp) {
+                return String.format(Locale.ROOT, "at size %d HyMPJ was %.1f× worse than Open MPI (limit --give-up %s)",
+                    s, best, fmtNum(giveUp));
+            }
+        }
+        return null;
+    }
+
+    static String fmtNum(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    static int decimals(String unit) {
+        switch (unit) {
+            case "MB/s":
+                return 1;
+            case "us/iter":
+                return 2;
+            default:
+                return 3;
+        }
+    }
+
+    static String sizeLabel(String bench, long s) {
+        if (bench.equals("halo3d")) {
+            return "N = " + s;
+        }
+        if (s >= 1 << 20 && s % (1 << 20) == 0) {
+            return (s >> 20) + " MB";
+        }
+        if (s >= 1 << 10 && s % (1 << 10) == 0) {
+            return (s >> 10) + " KB";
+        }
+        return s + " B";
+    }
+
+    String table(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
+        String[] ak = anchorKey(def);
+        String unit = unit(def);
+        int dec = decimals(unit);
+        boolean lower = Targets.lowerIsBetter(bench.name);
+        StringBuilder b = new StringBuilder();
+        b.append("| size | Open MPI | HyMPJ heap | HyMPJ segment | ratio heap | ratio segment | target | met? |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---|---|\n");
+        for (long s : sizes) {
+            double a = median(ANCHOR_SYSTEM, ak[0], ak[1], s);
+            Map<BufferKind, Double> h = new LinkedHashMap<>();
+            Map<BufferKind, Double> ratio = new LinkedHashMap<>();
+            for (BufferKind k : BufferKind.values()) {
+                double v = kinds.contains(k) ? median(Rows.SYSTEM, def.csvTest(), k.label(), s) : Double.NaN;
+                h.put(k, v);
+                ratio.put(k, v / a);
+            }
+            List<Targets.Target> ts = Targets.of(bench.name, s);
+            b.append("| ").append(sizeLabel(bench.name, s))
+                .append(" | ").append(fmt(a, dec))
+                .append(" | ").append(fmt(h.get(BufferKind.HEAP), dec))
+                .append(" | ").append(fmt(h.get(BufferKind.SEGMENT), dec))
+                .append(" | ").append(fmtRatio(ratio.get(BufferKind.HEAP)))
+                .append(" | ").append(fmtRatio(ratio.get(BufferKind.SEGMENT)))
+                .append(" | ").append(Targets.describe(ts))
+                .append(" | ").append(met(ts, ratio, kinds)).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    static String fmt(double v, int dec) {
+        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%." + dec + "f", v);
+    }
+
+    static String fmtRatio(double r) {
+        if (Double.isNaN(r) || Double.isInfinite(r)) {
+            return "—";
+        }
+        return String.format(Locale.ROOT, r < 0.095 ? "%.3f" : "%.2f", r);
+    }
+
+    /** "yes", "no", or per kind ("heap no, segment yes") when they differ; "—" without a target. */
+    static String met(List<Targets.Target> ts, Map<BufferKind, Double> ratio, List<BufferKind> kinds) {
+        if (ts.isEmpty()) {
+            return "—";
+        }
+        Map<BufferKind, String> per = new LinkedHashMap<>();
+        for (BufferKind k : BufferKind.values()) {
+            for (Targets.Target t : ts) {
+                if (t.appliesTo(k)) {
+                    double r = ratio.get(k);
+                    per.put(k, !kinds.contains(k) || Double.isNaN(r) ? "not run" : t.met(r) ? "yes" : "no");
+                }
+            }
+        }
+        if (per.size() == 1) {
+            Map.Entry<BufferKind, String> e = per.entrySet().iterator().next();
+            return ts.get(0).kind == null ? e.getValue() : e.getKey().label() + " " + e.getValue();
+        }
+        if (per.values().stream().distinct().count() == 1) {
+            return per.values().iterator().next();
+        }
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<BufferKind, String> e : per.entrySet()) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(e.getKey().label()).append(' ').append(e.getValue());
+        }
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ the report
+
+    private String section(BenchDef def, List<Long> sizes, List<BufferKind> kinds, ZonedDateTime start,
+                           ZonedDateTime end, String loadStart, String loadEnd, int completed, String stopped,
+                           Path csv, String table) {
+        String unit = unit(def);
+        boolean lower = Targets.lowerIsBetter(bench.name);
+        StringBuilder sizeArgs = new StringBuilder();
+        for (long s : sizes) {
+            sizeArgs.append(' ').append(s);
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("### ").append(section).append(": ").append(def.description()).append("\n\n");
+        b.append("Figures in ").append(unit).append(", ").append(lower ? "lower" : "higher").append(" is better; ratio = HyMPJ ÷ Open MPI")
+            .append(lower ? " (below 1: HyMPJ faster)" : " (above 1: HyMPJ faster)").append(".\n\n");
+        b.append("- **Same run**: both columns come from the same session of `bin/hympj-compare`, which ran ")
+            .append(completed).append(" round").append(completed == 1 ? "" : "s")
+            .append(" interleaved (odd rounds Open MPI then HyMPJ, even rounds HyMPJ then Open MPI); each figure is the ")
+            .append("median over the rounds of one launch's figure (itself the median of 5 batches, or for halo3d the ")
+            .append("max over ranks).\n");
+        b.append("- **Date**: ").append(start.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))).append(" – ")
+            .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")
+            .append(loadStart).append(" at start, ").append(loadEnd).append(" at end.\n");
+        b.append("- **Machine**: ").append(machine()).append(".\n");
+        b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `").append(anchor).append(' ').append(bench.name)
+            .append(sizeArgs).append("` (`REP=<round>`).\n");
+        b.append("- **HyMPJ**: ").append(hympjBuild()).append("; `hympj-bench ").append(bench.name)
+            .append(" --buffers ").append(BufferKind.format(kinds)).append(sizeArgs).append("`, one launch per buffer kind")
+            .append(bench.launcherOptions().isEmpty() ? ", launcher defaults"
+                : ", launcher options `" + String.join(" ", bench.launcherOptions()) + "`")
+            .append(".\n");
+        b.append("- **Command**: `bin/hympj-compare ").append(bench.name).append(" --rounds ").append(rounds)
+            .append(giveUp > 0 ? " --give-up " + fmtNum(giveUp) : "")
+            .append(bench.buffers != null ? " --buffers " + bench.buffers : "")
+            .append(bench.launcherOptions().isEmpty() ? "" : " " + String.join(" ", bench.launcherOptions()))
+            .append(sizeArgs).append("`; raw rows: `").append(relative(csv)).append("`.\n");
+        if (stopped != null) {
+            b.append("- **STOPPED EARLY** after round ").append(completed).append(" of ").append(rounds).append(": ")
+                .append(stopped).append(".\n");
+        }
+        b.append('\n').append(table);
+        return b.toString();
+    }
+
+    private static String relative(Path p) {
+        Path h = home();
+        Path a = p.toAbsolutePath().normalize();
+        return a.startsWith(h) ? h.relativize(a).toString() : a.toString();
+    }
+
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    static String machine() {
+        String cpu = "unknown CPU";
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    cpu = line.substring(line.indexOf(':') + 1).trim();
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux
+        }
+        long memGb = 0;
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    memGb = Math.round(Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux
+        }
+        return cpu + ", " + Runtime.getRuntime().availableProcessors() + " cores visible, " + memGb + " GB RAM, "
+            + System.getProperty("os.name") + " " + System.getProperty("os.version") + ", "
+            + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+            + " (shared machine: other tenants' load varies)";
+    }
+
+    static String openMpiVersion() {
+        String v = command(null, "mpirun", "--version");
+        if (v == null || v.isBlank()) {
+            return "Open MPI (version unknown)";
+        }
+        String first = v.lines().findFirst().orElse("").trim();
+        return first.replace("mpirun (Open MPI)", "Open MPI").trim() + " (C, ob1 + vader, as the anchor script runs it)";
+    }
+
+    /** Which HyMPJ was measured: the source tree of the jars on the class path, its git commit and state. */
+    static String hympjBuild() {
+        Path lib;
+        try {
+            lib = Paths.get(Bench.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent();
+        } catch (URISyntaxException | RuntimeException e) {
+            return "HyMPJ (build unknown)";
+        }
+        Path tree = lib;
+        for (int i = 0; i < 3 && tree != null; i++) {
+            tree = tree.getParent(); // <tree>/perf/target/lib
+        }
+        if (tree == null) {
+            return "HyMPJ jars in " + lib;
+        }
+        String rev = command(tree, "git", "rev-parse", "--short", "HEAD");
+        if (rev == null || rev.isBlank()) {
+            return "HyMPJ jars in " + lib + " (not a git tree)";
+        }
+        String dirty = command(tree, "git", "status", "--porcelain", "--", "mpj-api/src/main", "transport-shm/src/main");
+        return "git " + rev.trim() + (dirty == null || dirty.isBlank() ? " (library sources clean)"
+            : " plus uncommitted library changes") + ", jars " + lib;
+    }
+
+    static String command(Path dir, String... cmd) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            if (dir != null) {
+                pb.directory(dir.toFile());
+            }
+            Process p = pb.start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return null;
+            }
+            return p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------------ the document
+
+    static final String DOC_HEADER = String.join("\n",
+        "# HyMPJ performance",
+        "",
+        "HyMPJ measured against Open MPI (C, shared-memory `vader` transport, CMA single copy) on the same",
+        "machine, **in the same session, interleaved**, because this machine is shared and its speed drifts.",
+        "The Open MPI programs are the anchors in `/work/shared/anchors` (`pingpong.c`, `bw.c`, `halo3d.c`);",
+        "the HyMPJ rank programs in `perf/src/main/java/org/hympj/perf` time exactly the same thing the same way",
+        "(same warm-up and iteration counts per size, 5 batches with a barrier before each, median batch;",
+        "halo3d: warm-up, barrier, timed iterations, max over ranks of elapsed / iterations).",
+        "",
+        "Every figure below is written by `bin/hympj-compare` (`org.hympj.perf.Compare`); nothing in the",
+        "sections between `<!-- compare:… -->` markers is edited by hand. Buffer kinds: **heap** = Java arrays,",
+        "**segment** = buffers from `comm.alloc`/`comm.allocDoubles` (the registered shared segment, into which",
+        "large messages move with one copy). Targets are ratios HyMPJ ÷ Open MPI from the same run.",
+        "",
+        "Reproduce: `mvn -B -q install -DskipTests`, then e.g. `bin/hympj-compare pingpong --rounds 5`",
+        "(single runs: `bin/hympj-bench pingpong`; the anchor: `/work/shared/anchors/run-openmpi.sh pingpong`).",
+        "");
+
+    static void updateDoc(Path doc, String section, String body) throws IOException {
+        String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : DOC_HEADER;
+        Files.createDirectories(doc.toAbsolutePath().getParent());
+        Files.writeString(doc, replaceSection(text, section, body), StandardCharsets.UTF_8);
+    }
+
+    /** Replaces the text between the section's markers (or appends the section), keeping the rest. */
+    static String replaceSection(String text, String section, String body) {
+        String begin = "<!-- compare:" + section + " -->";
+        String end = "<!-- /compare:" + section + " -->";
+        String block = begin + "\n" + body + (body.endsWith("\n") ? "" : "\n") + end;
+        int b = text.indexOf(begin);
+        int e = text.indexOf(end);
+        if (b >= 0 && e > b) {
+            return text.substring(0, b) + block + text.substring(e + end.length());
+        }
+        if (b >= 0 || e >= 0) {
+            throw new IllegalStateException("unbalanced markers for section " + section + " in the document");
+        }
+        return text + (text.endsWith("\n") ? "" : "\n") + "\n" + block + "\n";
+    }
+}
