@@ -1,0 +1,103 @@
+package org.hympj.perf;
+
+import java.lang.management.ManagementFactory;
+import org.hympj.api.Comm;
+import org.hympj.api.Datatype;
+import org.hympj.api.Mpj;
+import org.hympj.api.PersistentRequest;
+import org.hympj.api.Primitive;
+import org.hympj.api.Request;
+import org.hympj.api.Status;
+
+/**
+ * Rank program of {@link AllocationTest} (2 ranks): measures the bytes this thread allocates
+ * per iteration of the eager-size hot paths, after a warm-up that lets the JIT compile them.
+ * For each buffer kind (heap, segment) and each case (blocking send/recv of 8 B and 4 KB with
+ * a preallocated Status; persistent start/wait of 8 B and 4 KB with Request.startAll +
+ * Request.waitAll over a preallocated array) prints
+ * {@code alloc,<kind>,<case>,<rank>,<window>,<bytes>,<iterations>} for {@link #WINDOWS} windows.
+ *
+ * <pre>usage: AllocRank WARMUP ITERATIONS</pre>
+ */
+public final class AllocRank {
+    static final int WINDOWS = 2;
+
+    private AllocRank() {
+    }
+
+    public static void main(String[] args) {
+        int warm = Integer.parseInt(args[0]);
+        int iters = Integer.parseInt(args[1]);
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        if (!mx.isThreadAllocatedMemorySupported() || !mx.isThreadAllocatedMemoryEnabled()) {
+            throw new IllegalStateException("this JVM does not measure per-thread allocation");
+        }
+        long tid = Thread.currentThread().getId();
+        try (Mpj mpj = Mpj.init(args)) {
+            Comm comm = mpj.world();
+            int rank = comm.rank();
+            int peer = 1 - rank;
+            for (BufferKind kind : BufferKind.values()) {
+                Object sbuf = kind == BufferKind.HEAP ? new byte[4096] : comm.alloc(Primitive.BYTE, 4096);
+                Object rbuf = kind == BufferKind.HEAP ? new byte[4096] : comm.alloc(Primitive.BYTE, 4096);
+                Status status = new Status();
+                for (int size : new int[] {8, 4096}) {
+                    String name = "blocking-" + size;
+                    for (int w = -1; w < WINDOWS; w++) {
+                        int n = w < 0 ? warm : iters;
+                        comm.barrier();
+                        long a0 = mx.getThreadAllocatedBytes(tid);
+                        if (rank == 0) {
+                            for (int i = 0; i < n; i++) {
+                                comm.send(sbuf, 0, size, Datatype.BYTE, peer, 7);
+                                comm.recv(rbuf, 0, size, Datatype.BYTE, peer, 7, status);
+                            }
+                        } else {
+                            for (int i = 0; i < n; i++) {
+                                comm.recv(rbuf, 0, size, Datatype.BYTE, peer, 7, status);
+                                comm.send(sbuf, 0, size, Datatype.BYTE, peer, 7);
+                            }
+                        }
+                        long a1 = mx.getThreadAllocatedBytes(tid);
+                        if (w >= 0) {
+                            report(kind, name, rank, w, a1 - a0, n);
+                        }
+                    }
+                    if (status.bytes() != size || status.source() != peer) {
+                        throw new IllegalStateException(name + ": wrong status " + status);
+                    }
+                }
+                for (int size : new int[] {8, 4096}) {
+                    String name = "persistent-" + size;
+                    PersistentRequest[] req = {
+                        comm.recvInit(rbuf, 0, size, Datatype.BYTE, peer, 9),
+                        comm.sendInit(sbuf, 0, size, Datatype.BYTE, peer, 9)
+                    };
+                    for (int w = -1; w < WINDOWS; w++) {
+                        int n = w < 0 ? warm : iters;
+                        comm.barrier();
+                        long a0 = mx.getThreadAllocatedBytes(tid);
+                        for (int i = 0; i < n; i++) {
+                            Request.startAll(req);
+                            Request.waitAll(req);
+                        }
+                        long a1 = mx.getThreadAllocatedBytes(tid);
+                        if (w >= 0) {
+                            report(kind, name, rank, w, a1 - a0, n);
+                        }
+                    }
+                    if (req[0].status().bytes() != size) {
+                        throw new IllegalStateException(name + ": wrong status " + req[0].status());
+                    }
+                    req[0].free();
+                    req[1].free();
+                }
+            }
+        }
+    }
+
+    static void report(BufferKind kind, String name, int rank, int window, long bytes, int n) {
+        System.out.println("alloc," + kind.label() + "," + name + "," + rank + "," + window + "," + bytes + "," + n);
+        System.out.flush();
+    }
+}

@@ -1,0 +1,80 @@
+package org.hympj.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The eager-size hot paths allocate nothing: 2 ranks (separate JVMs, through the launcher)
+ * measure their thread's allocated bytes around 20,000 iterations of blocking send/recv
+ * (preallocated Status) and persistent startAll/waitAll, 8 B and 4 KB, heap and segment
+ * buffers, after a warm-up for the JIT. A correctness check, not a timing.
+ *
+ * <p>Each rank measures {@link AllocRank#WINDOWS} consecutive windows per case; the test prints
+ * every window and asserts that the best window of each (case, rank) allocates fewer than
+ * 1 byte per iteration. An allocation per iteration (an object is at least 16 bytes) shows in
+ * every window and fails the test; what the best-window rule tolerates is what happens now and
+ * then rather than per message: the waiting rank's periodic liveness check (about every 0.5 s,
+ * ~1.4 KB: ProcessHandle look-ups in Idler.checkPeers), a JIT deoptimisation. Windows above
+ * the bound are printed as such.
+ */
+class AllocationTest {
+    static final int WARMUP = 15_000;
+    static final int ITERATIONS = 20_000;
+
+    @Test
+    void eagerHotPathsAllocateNothing() throws Exception {
+        LaunchSpec spec = LaunchSpec.of(2, AllocRank.class, Integer.toString(WARMUP), Integer.toString(ITERATIONS))
+            .timeout(Duration.ofSeconds(90))
+            .output(LaunchSpec.Output.CAPTURE);
+        JobResult r = Launcher.run(spec);
+        assertTrue(r.ok(), () -> "job failed: " + r + "\n" + r.allOutput());
+        Map<String, Double> best = new TreeMap<>();
+        List<String> over = new ArrayList<>();
+        int windows = 0;
+        for (int rank = 0; rank < 2; rank++) {
+            for (String line : r.output(rank).split("\n")) {
+                if (!line.startsWith("alloc,")) {
+                    continue;
+                }
+                String[] f = line.split(",");
+                long bytes = Long.parseLong(f[5]);
+                int n = Integer.parseInt(f[6]);
+                double perIter = (double) bytes / n;
+                String figure = String.format(Locale.ROOT, "%-7s %-15s rank %s window %s: %d bytes / %d iterations"
+                    + " = %.4f bytes per iteration", f[1], f[2], f[3], f[4], bytes, n, perIter);
+                System.out.println("[alloc] " + figure + (perIter < 1.0 ? "" : "   <-- above 1 byte/iteration"));
+                windows++;
+                if (!(perIter < 1.0)) {
+                    over.add(figure);
+                }
+                best.merge(f[1] + " " + f[2] + " rank " + f[3], perIter, Math::min);
+            }
+        }
+        // 2 kinds x 4 cases x WINDOWS windows x 2 ranks
+        assertEquals(2 * 4 * AllocRank.WINDOWS * 2, windows, () -> "missing figures:\n" + r.allOutput());
+        List<String> failures = new ArrayList<>();
+        for (Map.Entry<String, Double> e : best.entrySet()) {
+            System.out.println(String.format(Locale.ROOT, "[alloc] best window: %-32s %.4f bytes per iteration",
+                e.getKey(), e.getValue()));
+            if (!(e.getValue() < 1.0)) {
+                failures.add(e.getKey() + ": " + e.getValue() + " bytes per iteration in its best window");
+            }
+        }
+        if (!over.isEmpty()) {
+            System.out.println("[alloc] " + over.size() + " window(s) above 1 byte/iteration (sporadic, not per message)");
+        }
+        assertTrue(failures.isEmpty(), () -> "hot path allocates in every window:\n" + String.join("\n", failures)
+            + "\nall windows above the bound:\n" + String.join("\n", over));
+    }
+}
