@@ -20,9 +20,15 @@ public final class Ranks {
         }
     }
 
+    private static long mark = System.nanoTime();
+
+    /** Prints {@code PASS <scenario>}, and how long it took since the previous one (a separate line). */
     public static void pass(String scenario) {
+        long now = System.nanoTime();
         System.out.println("PASS " + scenario);
+        System.out.println("TIME " + scenario + " " + (now - mark) / 1_000_000 + " ms");
         System.out.flush();
+        mark = now;
     }
 
     public static void print(String line) {
