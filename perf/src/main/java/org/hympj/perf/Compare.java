@@ -554,6 +554,11 @@ public final class Compare {
             .append(bench.buffers != null ? " --buffers " + bench.buffers : "")
             .append(bench.launcherOptions().isEmpty() ? "" : " " + String.join(" ", bench.launcherOptions()))
             .append(sizeArgs).append("`; raw rows: `").append(relative(csv)).append("`.\n");
+        if (bench.jvmArgs.contains("-D" + "hympj.perf.prepass=true")) {
+            b.append("- **Not the anchors' method**: every HyMPJ launch first ran its first size's whole measurement ")
+                .append("once, untimed and discarded (JIT pre-pass, `-Dhympj.perf.prepass=true`); what is timed is ")
+                .append("unchanged. Open MPI (compiled C) has no such warm-up to do.\n");
+        }
         if (stopped != null) {
             b.append("- **STOPPED EARLY** after round ").append(completed).append(" of ").append(rounds).append(": ")
                 .append(stopped).append(".\n");
