@@ -79,17 +79,14 @@ public interface Request {
         return engine == null ? UNDEFINED : engine.testAny(requests);
     }
 
-    /** Starts every non-null persistent request, in order (MPI_Startall). */
+    /**
+     * Starts every non-null persistent request, in order (MPI_Startall). Every request is
+     * checked first: if one cannot be started (active, freed), none is.
+     */
     static void startAll(PersistentRequest... requests) {
-        for (PersistentRequest r : requests) {
-            if (r != null && r.isActive()) {
-                throw new IllegalStateException("startAll: a request in the list is still active: " + r);
-            }
-        }
-        for (PersistentRequest r : requests) {
-            if (r != null) {
-                r.start();
-            }
+        ProgressEngine engine = firstEngine(requests);
+        if (engine != null) {
+            engine.startAll(requests);
         }
     }
 

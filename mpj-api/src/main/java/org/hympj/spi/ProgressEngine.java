@@ -1,5 +1,6 @@
 package org.hympj.spi;
 
+import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 
 /**
@@ -22,4 +23,7 @@ public interface ProgressEngine {
 
     /** See {@link Request#testAny}. */
     int testAny(Request[] requests);
+
+    /** See {@link Request#startAll}: checks every request before starting any. */
+    void startAll(PersistentRequest[] requests);
 }

@@ -8,6 +8,7 @@ import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.hympj.api.Comm;
 import org.hympj.api.MpjException;
+import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 import org.hympj.api.TruncationException;
 import org.hympj.shm.fabric.BulkInbound;
@@ -188,6 +189,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
         if (!allDone(requests)) {
             progress();
             if (!allDone(requests)) {
+                idler.poll();
                 return false;
             }
         }
@@ -229,11 +231,40 @@ public final class Engine implements ProgressEngine, MessageHandler {
         if (i == Request.NONE_COMPLETED) {
             progress();
             i = firstDone(requests);
+            if (i == Request.NONE_COMPLETED) {
+                idler.poll();
+            }
         }
         if (i >= 0) {
             req(requests[i]).consume();
         }
         return i;
+    }
+
+    /**
+     * Starts every non-null request in order, after checking them all: a request that cannot
+     * be started (active, freed) fails the call before any other is started.
+     */
+    @Override
+    public void startAll(PersistentRequest[] requests) {
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] != null) {
+                String why = req(requests[i]).whyNotStartable();
+                if (why != null) {
+                    throw new IllegalStateException("startAll: request " + i + ": " + why + "; none was started");
+                }
+            }
+        }
+        for (PersistentRequest q : requests) {
+            if (q != null) {
+                q.start();
+            }
+        }
+    }
+
+    /** Failure checks for polling calls that do not idle (test, iprobe). */
+    void pollFailures() {
+        idler.poll();
     }
 
     /** Progress until every pending outbound packet is written (at finalize). */

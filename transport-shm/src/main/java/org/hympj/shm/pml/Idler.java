@@ -26,6 +26,9 @@ final class Idler {
     private final boolean launched;
     private int idles;
     private long nextCheck;
+    /** Peers' process handles, looked up once each (when the peer has registered), so checks allocate nothing. */
+    private final ProcessHandle[] peers;
+    private final ProcessHandle launcher;
 
     Idler(JobConfig config, JobControl control, int rank, boolean launched) {
         this.control = control;
@@ -33,6 +36,9 @@ final class Idler {
         this.rank = rank;
         this.launched = launched;
         this.strategy = strategy(config.idle, config.size, Runtime.getRuntime().availableProcessors());
+        this.peers = new ProcessHandle[config.size];
+        // resolved once: ProcessHandle.isAlive() on a kept handle also guards against pid reuse
+        this.launcher = launched && config.launcherAlive() ? ProcessHandle.of(config.launcherPid).orElse(null) : null;
     }
 
     static IdleStrategy strategy(String idle, int ranks, int cores) {
@@ -66,6 +72,14 @@ final class Idler {
     /** One idle step; throws if the job has failed. */
     void idle() {
         strategy.idle();
+        poll();
+    }
+
+    /**
+     * The failure checks of an idle step without idling, for polling calls (test, iprobe):
+     * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing.
+     */
+    void poll() {
         checkAbort();
         if ((++idles & 0x3F) == 0) {
             long now = System.nanoTime();
@@ -92,13 +106,25 @@ final class Idler {
             if (p == rank || control.state(p) != JobControl.STATE_RUNNING) {
                 continue;
             }
-            long pid = control.pid(p);
-            if (pid != 0 && ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+            ProcessHandle h = peers[p];
+            if (h == null) {
+                long pid = control.pid(p);
+                if (pid == 0) {
+                    continue;
+                }
+                h = ProcessHandle.of(pid).orElse(null); // once per peer
+                if (h == null) {
+                    control.abort(p, -1);
+                    checkAbort();
+                }
+                peers[p] = h;
+            }
+            if (!h.isAlive()) {
                 control.abort(p, -1);
                 checkAbort();
             }
         }
-        if (launched && !config.launcherAlive()) {
+        if (launched && (launcher == null || !launcher.isAlive())) {
             control.abort(-1, -1);
             throw new MpjException("the launcher of this job (pid " + config.launcherPid + ") is gone");
         }

@@ -31,14 +31,9 @@ abstract class Req implements PersistentRequest {
 
     @Override
     public final void start() {
-        if (freed) {
-            throw new IllegalStateException("start: request has been freed: " + this);
-        }
-        if (active) {
-            throw new IllegalStateException("start: request is still active (complete it with wait or test first): " + this);
-        }
-        if (!persistent && used) {
-            throw new IllegalStateException("start: only persistent requests (sendInit/recvInit) can be restarted: " + this);
+        String why = whyNotStartable();
+        if (why != null) {
+            throw new IllegalStateException("start: " + why);
         }
         used = true;
         error = null;
@@ -92,11 +87,26 @@ abstract class Req implements PersistentRequest {
         if (!done) {
             engine.progress();
             if (!done) {
+                engine.pollFailures();
                 return false;
             }
         }
         consume();
         return true;
+    }
+
+    /** Why this request cannot be started now, or null if it can. */
+    final String whyNotStartable() {
+        if (freed) {
+            return "request has been freed: " + this;
+        }
+        if (active) {
+            return "request is still active (complete it with wait or test first): " + this;
+        }
+        if (!persistent && used) {
+            return "only persistent requests (sendInit/recvInit) can be restarted: " + this;
+        }
+        return null;
     }
 
     @Override

@@ -173,6 +173,7 @@ public final class ShmComm implements Comm {
         engine.progress();
         Unexpected u = engine.probe(ctx, source, tag);
         if (u == null) {
+            engine.pollFailures();
             return null;
         }
         Status st = new Status();
