@@ -20,6 +20,7 @@ import org.hympj.api.Status;
 import org.hympj.shm.testing.Layout;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: completion of non-blocking requests (waitAll, testAll, waitAny, testAny,
@@ -30,11 +31,17 @@ public final class CompletionRank {
     static final String[] SCENARIOS = {"wait-any", "test-any", "test-all", "none-completed", "inactive", "sendrecv",
         "proc-null"};
     static final Datatype D = Datatype.DOUBLE;
-    static final int[] SIZES = {4, 3000, 0, 2049, 100, 50_000};
+    /** Doubles: inline, bulk eager, empty, rendezvous, inline, largest eager (set from the job's protocol). */
+    static int[] SIZES;
+    static int capacity;
 
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            Protocol proto = Protocol.of(mpj);
+            print(proto.toString());
+            SIZES = new int[] {4, proto.bulkDoubles(), 0, proto.rendezvousDoubles(), 100, proto.eagerDoubles()};
+            capacity = proto.rendezvousDoubles();
             if (selected(args, "wait-any")) {
                 waitAny(c);
                 done(c, "wait-any");
@@ -85,8 +92,8 @@ public final class CompletionRank {
             this.salt = salt;
             this.left = left(c, 1);
             for (int i = 0; i < SIZES.length; i++) {
-                in[i] = Mem.array(Primitive.DOUBLE, 50_000);
-                recvs[i] = c.irecv(in[i].buffer(), 0, 50_000, D, left, 60 + i);
+                in[i] = Mem.array(Primitive.DOUBLE, capacity);
+                recvs[i] = c.irecv(in[i].buffer(), 0, capacity, D, left, 60 + i);
             }
             c.barrier();
             for (int i = SIZES.length - 1; i >= 0; i--) {
@@ -190,7 +197,11 @@ public final class CompletionRank {
             check(b2.recvs[i].test(), "test() of a completed request returned false");
             b2.check(i, "test()");
         }
-        Request.waitAll(null, b2.sends[0], null, b2.sends[1], b2.sends[2], b2.sends[3], b2.sends[4], b2.sends[5]);
+        Request[] withNulls = new Request[2 * SIZES.length];
+        for (int i = 0; i < SIZES.length; i++) {
+            withNulls[2 * i + 1] = b2.sends[i];
+        }
+        Request.waitAll(withNulls);
         checkAllInactive(b2.sends, "waitAll with nulls");
     }
 
@@ -292,6 +303,8 @@ public final class CompletionRank {
                 checkStatus(st, from, t, n * 8L, w);
                 in.checkRun(3, n, from, 1100 + t, 2, w);
                 in.checkSentinelOutside(3, 3 + n, t, w);
+                // the next shift's messages must not meet this shift's wildcard receives
+                c.barrier();
             }
         }
         // different layouts and primitives on the two sides

@@ -6,6 +6,7 @@ import static org.hympj.shm.testing.Ranks.checkStatus;
 import static org.hympj.shm.testing.Ranks.deadline;
 import static org.hympj.shm.testing.Ranks.left;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.print;
 import static org.hympj.shm.testing.Ranks.right;
 import static org.hympj.shm.testing.Ranks.selected;
 
@@ -17,6 +18,7 @@ import org.hympj.api.Request;
 import org.hympj.api.Status;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: matching semantics. Non-overtaking order of many same-source same-tag
@@ -27,19 +29,37 @@ import org.hympj.shm.testing.MultiRank;
  * reach a rank early.
  */
 public final class MatchingRank {
-    static final String[] SCENARIOS = {"order", "wildcard", "posted-order", "zero-length", "self", "probe"};
+    static final String[] SCENARIOS = {"order", "bulk-backlog", "wildcard", "posted-order", "zero-length", "self",
+        "probe"};
     static final Datatype D = Datatype.DOUBLE;
-    /** Doubles: empty, one, eager limit exactly (16 KiB), one past it, large (several fragments). */
-    static final int[] ORDER_SIZES = {0, 1, 2048, 2049, 70_000, 3, 2049, 2048};
     static final int ORDER_MESSAGES = 40;
-    static final int ORDER_CAPACITY = 70_000;
+    /**
+     * Doubles: empty, one, largest inline, smallest bulk eager, largest eager, smallest
+     * rendezvous, 16 KiB, twice the eager limit. Set from the job's protocol.
+     */
+    static int[] orderSizes;
+    static int orderCapacity;
+    static int[] wildSizes;
+    static int wildCapacity;
+    static Protocol proto;
 
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            proto = Protocol.of(mpj);
+            print(proto.toString());
+            orderSizes = new int[] {0, 1, proto.inlineLimit / 8, proto.bulkDoubles(), proto.eagerDoubles(),
+                proto.rendezvousDoubles(), 2048, 2 * proto.eagerDoubles()};
+            orderCapacity = 2 * proto.eagerDoubles();
+            wildSizes = new int[] {1, proto.rendezvousDoubles(), 0, proto.bulkDoubles(), proto.eagerDoubles(), 7};
+            wildCapacity = proto.rendezvousDoubles();
             if (selected(args, "order")) {
                 order(c);
                 done(c, "order");
+            }
+            if (selected(args, "bulk-backlog")) {
+                bulkBacklog(c);
+                done(c, "bulk-backlog");
             }
             if (selected(args, "wildcard")) {
                 wildcard(c);
@@ -75,7 +95,7 @@ public final class MatchingRank {
     // ------------------------------------------------------------------ order
 
     private static int orderSize(int k) {
-        return ORDER_SIZES[k % ORDER_SIZES.length];
+        return orderSizes[k % orderSizes.length];
     }
 
     private static Mem orderMessage(Comm c, int k, int salt) {
@@ -96,7 +116,7 @@ public final class MatchingRank {
         int m = ORDER_MESSAGES;
         Request[] sends = new Request[m];
         Mem[] out = new Mem[m];
-        Mem in = Mem.array(Primitive.DOUBLE, ORDER_CAPACITY);
+        Mem in = Mem.array(Primitive.DOUBLE, orderCapacity);
 
         // A: everything sent before any receive is posted: eager data and RTS wait as unexpected
         for (int k = 0; k < m; k++) {
@@ -105,7 +125,7 @@ public final class MatchingRank {
         }
         c.barrier();
         for (int k = 0; k < m; k++) {
-            Status st = c.recv(in.buffer(), 0, ORDER_CAPACITY, D, left, 7);
+            Status st = c.recv(in.buffer(), 0, orderCapacity, D, left, 7);
             checkOrderMessage(st, in, left, 7, k, 100 + k, "order/unexpected");
         }
         Request.waitAll(sends);
@@ -115,8 +135,8 @@ public final class MatchingRank {
         Request[] recvs = new Request[m];
         Mem[] ins = new Mem[m];
         for (int k = 0; k < m; k++) {
-            ins[k] = Mem.array(Primitive.DOUBLE, ORDER_CAPACITY);
-            recvs[k] = c.irecv(ins[k].buffer(), 0, ORDER_CAPACITY, D, left, 7);
+            ins[k] = Mem.array(Primitive.DOUBLE, orderSize(k) + 3);
+            recvs[k] = c.irecv(ins[k].buffer(), 0, orderSize(k) + 3, D, left, 7);
         }
         c.barrier();
         for (int k = 0; k < m; k++) {
@@ -138,7 +158,7 @@ public final class MatchingRank {
         c.barrier();
         for (int first = 1; first >= 0; first--) {
             for (int k = first; k < m; k += 2) {
-                Status st = c.recv(in.buffer(), 0, ORDER_CAPACITY, D, left, 8 + k % 2);
+                Status st = c.recv(in.buffer(), 0, orderCapacity, D, left, 8 + k % 2);
                 checkOrderMessage(st, in, left, 8 + k % 2, k, 300 + k, "order/two tags");
             }
         }
@@ -151,21 +171,56 @@ public final class MatchingRank {
             sends[k] = c.isend(out[k].buffer(), 0, out[k].length, D, right, 1000 + k);
         }
         for (int k = 0; k < m; k++) {
-            Status st = c.recv(in.buffer(), 0, ORDER_CAPACITY, D, left, Comm.ANY_TAG);
+            Status st = c.recv(in.buffer(), 0, orderCapacity, D, left, Comm.ANY_TAG);
             checkOrderMessage(st, in, left, 1000 + k, k, 400 + k, "order/ANY_TAG");
         }
         Request.waitAll(sends);
     }
 
-    // ------------------------------------------------------------------ wildcards
+    // ------------------------------------------------------------------ bulk backlog
 
-    static final int[] WILD_SIZES = {1, 3000, 0, 500, 2049, 7};
+    /**
+     * More unexpected eager messages than the pair's bulk region holds (later ones must fall
+     * back to rendezvous), received last tag first, so the region is consumed out of order;
+     * then the same with one tag, received in order.
+     */
+    static void bulkBacklog(Comm c) {
+        int right = right(c, 1);
+        int left = left(c, 1);
+        int m = 36;
+        int[] sizes = {proto.eagerDoubles(), proto.bulkDoubles(), 3};
+        Mem[] out = new Mem[m];
+        Request[] sends = new Request[m];
+        Mem in = Mem.array(Primitive.DOUBLE, proto.eagerDoubles());
+        for (int round = 0; round < 2; round++) {
+            for (int k = 0; k < m; k++) {
+                out[k] = Mem.array(Primitive.DOUBLE, sizes[k % 3]);
+                out[k].fill(0, out[k].length, c.rank(), 8000 + 100 * round + k);
+                sends[k] = c.isend(out[k].buffer(), 0, out[k].length, D, right, round == 0 ? 200 + k : 300);
+            }
+            c.barrier();
+            for (int j = 0; j < m; j++) {
+                int k = round == 0 ? m - 1 - j : j;
+                int t = round == 0 ? 200 + k : 300;
+                Status st = c.recv(in.buffer(), 0, in.length, D, left, t);
+                String w = "bulk backlog round " + round + " message " + k;
+                checkStatus(st, left, t, sizes[k % 3] * 8L, w);
+                in.checkRun(0, sizes[k % 3], left, 8000 + 100 * round + k, 0, w);
+            }
+            Request.waitAll(sends);
+            c.barrier();
+        }
+    }
+
+    // ------------------------------------------------------------------ wildcards
 
     /** Every rank in turn is the root that receives K messages from every other rank. */
     static void wildcard(Comm c) {
         int np = c.size();
-        int k = WILD_SIZES.length;
-        Mem in = Mem.array(Primitive.DOUBLE, 3000);
+        int[] sizes = wildSizes;
+        int cap = wildCapacity;
+        int k = sizes.length;
+        Mem in = Mem.array(Primitive.DOUBLE, cap);
         for (int root = 0; root < np; root++) {
             for (int mode = 0; mode < 3; mode++) {
                 int saltBase = 10_000 * (root + 1) + 1000 * mode;
@@ -173,23 +228,23 @@ public final class MatchingRank {
                     Request[] sends = new Request[k];
                     Mem[] keep = new Mem[k];
                     for (int j = 0; j < k; j++) {
-                        keep[j] = Mem.array(Primitive.DOUBLE, WILD_SIZES[j]);
-                        keep[j].fill(0, WILD_SIZES[j], c.rank(), saltBase + j);
-                        sends[j] = c.isend(keep[j].buffer(), 0, WILD_SIZES[j], D, root, 50 + j);
+                        keep[j] = Mem.array(Primitive.DOUBLE, sizes[j]);
+                        keep[j].fill(0, sizes[j], c.rank(), saltBase + j);
+                        sends[j] = c.isend(keep[j].buffer(), 0, sizes[j], D, root, 50 + j);
                     }
                     Request.waitAll(sends);
                 } else if (mode == 0) {
                     // ANY_SOURCE, ANY_TAG: per source, tags arrive in send order
                     int[] next = new int[np];
                     for (int n = 0; n < (np - 1) * k; n++) {
-                        Status st = c.recv(in.buffer(), 0, 3000, D, Comm.ANY_SOURCE, Comm.ANY_TAG);
+                        Status st = c.recv(in.buffer(), 0, cap, D, Comm.ANY_SOURCE, Comm.ANY_TAG);
                         int src = st.source();
                         check(src >= 0 && src < np && src != root, "wildcard: status source %d (%s)", src, st);
                         int j = next[src]++;
                         check(j < k, "wildcard: more than %d messages from %d", k, src);
                         String w = "wildcard ANY_SOURCE/ANY_TAG from " + src + " message " + j;
-                        checkStatus(st, src, 50 + j, WILD_SIZES[j] * 8L, w);
-                        in.checkRun(0, WILD_SIZES[j], src, saltBase + j, 0, w);
+                        checkStatus(st, src, 50 + j, sizes[j] * 8L, w);
+                        in.checkRun(0, sizes[j], src, saltBase + j, 0, w);
                     }
                     for (int s = 0; s < np; s++) {
                         check(s == root || next[s] == k, "wildcard: %d messages from %d, expected %d", next[s], s, k);
@@ -198,10 +253,10 @@ public final class MatchingRank {
                     // specific source, ANY_TAG: sources in descending order
                     for (int s = np - 1; s >= 0; s--) {
                         for (int j = 0; j < k && s != root; j++) {
-                            Status st = c.recv(in.buffer(), 0, 3000, D, s, Comm.ANY_TAG);
+                            Status st = c.recv(in.buffer(), 0, cap, D, s, Comm.ANY_TAG);
                             String w = "wildcard source " + s + "/ANY_TAG message " + j;
-                            checkStatus(st, s, 50 + j, WILD_SIZES[j] * 8L, w);
-                            in.checkRun(0, WILD_SIZES[j], s, saltBase + j, 0, w);
+                            checkStatus(st, s, 50 + j, sizes[j] * 8L, w);
+                            in.checkRun(0, sizes[j], s, saltBase + j, 0, w);
                         }
                     }
                 } else {
@@ -209,14 +264,14 @@ public final class MatchingRank {
                     for (int j = k - 1; j >= 0; j--) {
                         boolean[] seen = new boolean[np];
                         for (int n = 0; n < np - 1; n++) {
-                            Status st = c.recv(in.buffer(), 0, 3000, D, Comm.ANY_SOURCE, 50 + j);
+                            Status st = c.recv(in.buffer(), 0, cap, D, Comm.ANY_SOURCE, 50 + j);
                             int src = st.source();
                             check(src >= 0 && src < np && src != root && !seen[src],
                                 "wildcard ANY_SOURCE/tag %d: bad or repeated source %d", 50 + j, src);
                             seen[src] = true;
                             String w = "wildcard ANY_SOURCE/tag " + (50 + j) + " from " + src;
-                            checkStatus(st, src, 50 + j, WILD_SIZES[j] * 8L, w);
-                            in.checkRun(0, WILD_SIZES[j], src, saltBase + j, 0, w);
+                            checkStatus(st, src, 50 + j, sizes[j] * 8L, w);
+                            in.checkRun(0, sizes[j], src, saltBase + j, 0, w);
                         }
                     }
                 }
@@ -231,21 +286,22 @@ public final class MatchingRank {
     static void postedOrder(Comm c) {
         int right = right(c, 1);
         int left = left(c, 1);
+        int cap = proto.eagerLimit / 4 + 1;   // ints
         for (int unexpected = 0; unexpected < 2; unexpected++) {
             int salt = 500 + 10 * unexpected;
             Mem[] in = new Mem[3];
             for (int i = 0; i < 3; i++) {
-                in[i] = Mem.array(Primitive.INT, 4000);
+                in[i] = Mem.array(Primitive.INT, cap);
             }
             Mem[] out = new Mem[3];
-            int[] sizes = {3, 3000, 5};   // X eager, Y rendezvous, Z eager
+            int[] sizes = {3, cap, 5};   // X inline, Y rendezvous, Z inline
             int[] tags = {5, 5, 9};
             Request[] sends = new Request[3];
             Request[] recvs = new Request[3];
             Runnable post = () -> {
-                recvs[0] = c.irecv(in[0].buffer(), 0, 4000, Datatype.INT, Comm.ANY_SOURCE, 5);
-                recvs[1] = c.irecv(in[1].buffer(), 0, 4000, Datatype.INT, left, 5);
-                recvs[2] = c.irecv(in[2].buffer(), 0, 4000, Datatype.INT, left, Comm.ANY_TAG);
+                recvs[0] = c.irecv(in[0].buffer(), 0, cap, Datatype.INT, Comm.ANY_SOURCE, 5);
+                recvs[1] = c.irecv(in[1].buffer(), 0, cap, Datatype.INT, left, 5);
+                recvs[2] = c.irecv(in[2].buffer(), 0, cap, Datatype.INT, left, Comm.ANY_TAG);
             };
             if (unexpected == 0) {
                 post.run();
@@ -270,8 +326,8 @@ public final class MatchingRank {
             c.barrier();
 
             // receive(left, 9) posted before receive(ANY, ANY); sent: P(tag 5) then Q(tag 9)
-            Request q = c.irecv(in[0].buffer(), 0, 4000, Datatype.INT, left, 9);
-            Request p = c.irecv(in[1].buffer(), 0, 4000, Datatype.INT, Comm.ANY_SOURCE, Comm.ANY_TAG);
+            Request q = c.irecv(in[0].buffer(), 0, cap, Datatype.INT, left, 9);
+            Request p = c.irecv(in[1].buffer(), 0, cap, Datatype.INT, Comm.ANY_SOURCE, Comm.ANY_TAG);
             c.barrier();
             out[0].fill(0, 3, c.rank(), salt + 5);
             out[2].fill(0, 5, c.rank(), salt + 6);
@@ -333,11 +389,11 @@ public final class MatchingRank {
     static void self(Comm c) {
         int me = c.rank();
         int tag = 0;
-        for (int n : new int[] {0, 10, 2048, 2049, 300_000}) {
+        for (int n : new int[] {0, 10, proto.bulkDoubles(), proto.eagerDoubles(), proto.rendezvousDoubles(), 300_000}) {
             for (int kinds = 0; kinds < 4; kinds++) {
                 boolean sSeg = (kinds & 1) != 0;
                 boolean rSeg = (kinds & 2) != 0;
-                if (n <= 2048 && kinds != 0 && kinds != 3) {
+                if (n <= proto.eagerDoubles() && kinds != 0 && kinds != 3) {
                     continue;
                 }
                 for (int recvFirst = 0; recvFirst < 2; recvFirst++) {
@@ -389,7 +445,8 @@ public final class MatchingRank {
     static void probe(Comm c) {
         int right = right(c, 1);
         int left = left(c, 1);
-        int[] sizes = {5, 10_000, 0};
+        int big = proto.eagerLimit / 4 + 1;   // ints: a rendezvous message
+        int[] sizes = {5, big, 0};
         Mem[] out = new Mem[3];
         Request[] sends = new Request[3];
         for (int i = 0; i < 3; i++) {
@@ -409,10 +466,10 @@ public final class MatchingRank {
         check(c.iprobe(left, 44) == null, "iprobe of a tag never sent found a message");
         // a rendezvous message behind the first: probe by tag skips the first
         st = c.probe(left, 42);
-        check(st.source() == left && st.count(Datatype.INT) == 10_000, "probe tag 42: %s", st);
+        check(st.source() == left && st.count(Datatype.INT) == big, "probe tag 42: %s", st);
         Mem in = Mem.array(Primitive.INT, st.count(Datatype.INT));
-        checkStatus(c.recv(in.buffer(), 0, in.length, Datatype.INT, left, 42), left, 42, 40_000, "recv after probe");
-        in.checkRun(0, 10_000, left, 901, 0, "recv after probe");
+        checkStatus(c.recv(in.buffer(), 0, in.length, Datatype.INT, left, 42), left, 42, big * 4L, "recv after probe");
+        in.checkRun(0, big, left, 901, 0, "recv after probe");
         st = c.probe(Comm.ANY_SOURCE, 41);
         in = Mem.array(Primitive.INT, st.count(Datatype.INT));
         checkStatus(c.recv(in.buffer(), 0, in.length, Datatype.INT, st.source(), st.tag()), left, 41, 20, "recv 41");

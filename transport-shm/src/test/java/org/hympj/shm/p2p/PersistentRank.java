@@ -7,6 +7,7 @@ import static org.hympj.shm.testing.Ranks.deadline;
 import static org.hympj.shm.testing.Ranks.expectThrows;
 import static org.hympj.shm.testing.Ranks.left;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.print;
 import static org.hympj.shm.testing.Ranks.right;
 import static org.hympj.shm.testing.Ranks.selected;
 
@@ -21,6 +22,7 @@ import org.hympj.shm.testing.Layout;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
 import org.hympj.shm.testing.Pattern;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: persistent requests (sendInit/recvInit) around a ring, many iterations with
@@ -42,6 +44,8 @@ public final class PersistentRank {
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            proto = Protocol.of(mpj);
+            print(proto.toString());
             if (selected(args, "persistent-ring")) {
                 ring(c);
                 done(c, "persistent-ring");
@@ -66,6 +70,8 @@ public final class PersistentRank {
         pass(MultiRank.FINALIZED);
     }
 
+    private static Protocol proto;
+
     private static void done(Comm c, String scenario) {
         Status stray = c.iprobe(Comm.ANY_SOURCE, Comm.ANY_TAG);
         check(stray == null, "%s: a message is left over at the end: %s", scenario, stray);
@@ -76,20 +82,23 @@ public final class PersistentRank {
     static void ring(Comm c) {
         Layout d = Layout.of(Primitive.DOUBLE);
         int cfg = 0;
-        for (int n : new int[] {100, 2048, 5000}) {
+        for (int n : new int[] {100, proto.bulkDoubles(), proto.eagerDoubles()}) {
             run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + n + PAD), d.contiguous(n), Mem.array(Primitive.DOUBLE, AT + n + PAD),
                 d.contiguous(n));
         }
-        int n = 50_000;
+        int n = Math.max(50_000, proto.rendezvousDoubles());
         for (int kinds = 0; kinds < 4; kinds++) {
             run(c, cfg++, Mem.of((kinds & 1) != 0, c, Primitive.DOUBLE, AT + n + PAD), d.contiguous(n),
                 Mem.of((kinds & 2) != 0, c, Primitive.DOUBLE, AT + n + PAD), d.contiguous(n));
         }
-        Layout v = d.vector(2000, 2, 3);
-        run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + (int) v.span(1) + PAD), v, Mem.array(Primitive.DOUBLE, AT + 4000 + PAD),
-            d.contiguous(4000));
-        run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + 4000 + PAD), d.contiguous(4000),
-            Mem.segment(c, Primitive.DOUBLE, AT + (int) v.span(1) + PAD), v);
+        for (int blocks : new int[] {2000, proto.eagerDoubles() / 2 + 1}) {   // eager, rendezvous
+            Layout v = d.vector(blocks, 2, 3);
+            int m = 2 * blocks;
+            run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + (int) v.span(1) + PAD), v, Mem.array(Primitive.DOUBLE, AT + m + PAD),
+                d.contiguous(m));
+            run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + m + PAD), d.contiguous(m),
+                Mem.segment(c, Primitive.DOUBLE, AT + (int) v.span(1) + PAD), v);
+        }
     }
 
     /** ITERATIONS exchanges of one item of sl (to the right) / rl (from the left) through one pair of persistent requests. */

@@ -4,6 +4,7 @@ import static org.hympj.shm.testing.Ranks.check;
 import static org.hympj.shm.testing.Ranks.checkStatus;
 import static org.hympj.shm.testing.Ranks.left;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.print;
 import static org.hympj.shm.testing.Ranks.right;
 import static org.hympj.shm.testing.Ranks.selected;
 
@@ -15,6 +16,7 @@ import org.hympj.api.Request;
 import org.hympj.api.Status;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: contiguous messages of every primitive around a ring (each rank sends to
@@ -25,7 +27,6 @@ import org.hympj.shm.testing.MultiRank;
  */
 public final class TransferRank {
     static final String[] SCENARIOS = {"primitives", "segments"};
-    static final int EAGER = 16384;
     static final int MIB = 1 << 20;
     static final int SEND_AT = 3;
     static final int RECV_AT = 5;
@@ -33,10 +34,13 @@ public final class TransferRank {
     static final int PAD = 4;
 
     private static int tag;
+    private static Protocol proto;
 
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            proto = Protocol.of(mpj);
+            print(proto.toString());
             if (selected(args, "primitives")) {
                 primitives(c);
                 pass("primitives");
@@ -49,10 +53,17 @@ public final class TransferRank {
         pass(MultiRank.FINALIZED);
     }
 
-    /** Element counts of a primitive: 0, 1, small, eager limit -1/0/+1 element, 1 MiB, 4 MiB. */
+    /**
+     * Element counts of a primitive: 0, 1, small, one element below / at / above every protocol
+     * switch (inline, eager, and the 16 KiB of the first design), 1 MiB, 4 MiB.
+     */
     static int[] sizes(Primitive p) {
         int e = p.bytes();
-        return new int[] {0, 1, 7, EAGER / e - 1, EAGER / e, EAGER / e + 1, MIB / e, 4 * MIB / e};
+        java.util.TreeSet<Integer> s = new java.util.TreeSet<>(java.util.List.of(0, 1, 7, MIB / e, 4 * MIB / e));
+        for (int n : proto.countsAroundSwitches(e)) {
+            s.add(n);
+        }
+        return s.stream().mapToInt(Integer::intValue).toArray();
     }
 
     static void primitives(Comm c) {
@@ -75,7 +86,7 @@ public final class TransferRank {
         int maxD = 4 * MIB / 8;
         Mem[] snd = {Mem.array(Primitive.DOUBLE, SEND_AT + maxD + 2), Mem.segment(c, Primitive.DOUBLE, SEND_AT + maxD + 2)};
         Mem[] rcv = {Mem.array(Primitive.DOUBLE, RECV_AT + maxD + PAD), Mem.segment(c, Primitive.DOUBLE, RECV_AT + maxD + PAD)};
-        for (int n : new int[] {EAGER / 8, EAGER / 8 + 1, MIB / 8, maxD}) {
+        for (int n : new int[] {proto.bulkDoubles(), proto.eagerDoubles(), proto.rendezvousDoubles(), MIB / 8, maxD}) {
             allCombinations(c, snd, rcv, n);
         }
         // every other primitive through alloc(Primitive, n): small (eager) and 1 MiB + 1 element (rendezvous)
@@ -87,6 +98,7 @@ public final class TransferRank {
             Mem[] s = {Mem.array(p, SEND_AT + max + 2), Mem.segment(c, p, SEND_AT + max + 2)};
             Mem[] r = {Mem.array(p, RECV_AT + max + PAD), Mem.segment(c, p, RECV_AT + max + PAD)};
             allCombinations(c, s, r, 16);
+            allCombinations(c, s, r, proto.inlineLimit / p.bytes() + 1);
             allCombinations(c, s, r, max);
         }
     }

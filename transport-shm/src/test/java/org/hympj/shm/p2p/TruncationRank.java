@@ -7,6 +7,7 @@ import static org.hympj.shm.testing.Ranks.deadline;
 import static org.hympj.shm.testing.Ranks.expectThrows;
 import static org.hympj.shm.testing.Ranks.left;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.print;
 import static org.hympj.shm.testing.Ranks.right;
 
 import org.hympj.api.Comm;
@@ -20,6 +21,7 @@ import org.hympj.shm.testing.Layout;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
 import org.hympj.shm.testing.Pattern;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: a message longer than the receive buffer, eager and rendezvous, over every
@@ -36,10 +38,13 @@ public final class TruncationRank {
     static final int PAD = 6;
 
     private static int tag;
+    private static Protocol proto;
 
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            proto = Protocol.of(mpj);
+            print(proto.toString());
             contiguous(c);
             pass("truncate-contiguous");
             nonBlocking(c);
@@ -53,11 +58,16 @@ public final class TruncationRank {
     }
 
     static void contiguous(Comm c) {
-        // eager: 100 doubles into room for 60 (and 0)
+        // eager: inline (100 doubles) and through the bulk region, into room for less (and 0)
+        int bulk = proto.bulkDoubles();
+        int eager = proto.eagerDoubles();
         for (int unexpected = 0; unexpected < 2; unexpected++) {
-            truncate(c, false, false, 100, 60, unexpected == 1);
-            truncate(c, false, false, 100, 0, unexpected == 1);
-            truncate(c, false, false, 2048, 2047, unexpected == 1);
+            boolean u = unexpected == 1;
+            truncate(c, false, false, 100, 60, u);
+            truncate(c, false, false, 100, 0, u);
+            truncate(c, false, false, bulk, bulk - 1, u);
+            truncate(c, u, !u, eager, 7, u);
+            truncate(c, !u, u, eager, 0, u);
         }
         // rendezvous over every path: stream (heap/heap), put (-> segment), pull (segment ->)
         for (int kinds = 0; kinds < 4; kinds++) {
@@ -65,8 +75,8 @@ public final class TruncationRank {
             boolean rSeg = (kinds & 2) != 0;
             truncate(c, sSeg, rSeg, 100_000, 50_000, kinds % 2 == 0);
             truncate(c, sSeg, rSeg, 100_000, 33_333, kinds % 2 == 1);
-            truncate(c, sSeg, rSeg, 2049, 2048, false);   // rendezvous message into an eager-sized buffer
-            truncate(c, sSeg, rSeg, 5000, 0, true);
+            truncate(c, sSeg, rSeg, eager + 1, eager, false);   // rendezvous message into an eager-sized buffer
+            truncate(c, sSeg, rSeg, eager + 1, 0, true);
         }
     }
 

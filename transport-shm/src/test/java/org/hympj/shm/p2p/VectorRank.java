@@ -4,6 +4,7 @@ import static org.hympj.shm.testing.Ranks.check;
 import static org.hympj.shm.testing.Ranks.checkStatus;
 import static org.hympj.shm.testing.Ranks.left;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.print;
 import static org.hympj.shm.testing.Ranks.right;
 import static org.hympj.shm.testing.Ranks.selected;
 
@@ -16,6 +17,7 @@ import org.hympj.shm.testing.Layout;
 import org.hympj.shm.testing.Mem;
 import org.hympj.shm.testing.MultiRank;
 import org.hympj.shm.testing.Pattern;
+import org.hympj.shm.testing.Protocol;
 
 /**
  * Rank program: derived datatypes (vector, contiguous, vector of vector) on the send side,
@@ -36,10 +38,13 @@ public final class VectorRank {
     private static final Layout B = Layout.of(Primitive.BYTE);
 
     private static int tag;
+    private static Protocol proto;
 
     public static void main(String[] args) {
         try (Mpj mpj = Mpj.init(args)) {
             Comm c = mpj.world();
+            proto = Protocol.of(mpj);
+            print(proto.toString());
             if (selected(args, "vector-small")) {
                 small(c);
                 pass("vector-small");
@@ -69,35 +74,47 @@ public final class VectorRank {
         heap(c, D.vector(3, 1, 4).vector(2, 2, 3), 3, D.vector(4, 1, 2).vector(3, 1, 3), 3);
         heap(c, D.vector(0, 2, 3), 5, D, 0);
         heap(c, D, 0, D.vector(0, 2, 3), 5);
-        // packed size exactly at the eager limit, and one byte past it
-        heap(c, B.vector(16384, 1, 2), 1, B.vector(4, 4096, 4100), 1);
-        heap(c, B.vector(16385, 1, 2), 1, B.vector(5, 3277, 3300), 1);
+        // packed sizes one byte below, at and one byte above every protocol switch
+        for (int limit : new int[] {Protocol.HISTORIC_EAGER, proto.inlineLimit, proto.eagerLimit}) {
+            for (int n = Math.max(1, limit - 1); n <= limit + 1; n++) {
+                switch (n - limit) {
+                    case -1: heap(c, B.vector(n, 1, 2), 1, B, n); break;
+                    case 0: heap(c, B, n, B.vector(n, 1, 3), 1); break;
+                    default: heap(c, B.vector(n, 1, 2), 1, B.vector(n, 1, 3), 1); break;
+                }
+            }
+            if (limit % 4 == 0) {
+                heap(c, B.vector(limit, 1, 2), 1, B.vector(4, limit / 4, limit / 4 + 4), 1);
+            }
+        }
     }
 
+    /** Every message here is 80,000 doubles or more (640 KB): above the eager limit. */
     static void large(Comm c) {
-        heap(c, D.vector(100_000, 2, 3), 1, D, 200_000);
-        heap(c, D, 200_000, D.vector(100_000, 2, 3), 1);
-        heap(c, D.vector(100_000, 2, 3), 1, D.vector(50_000, 4, 5), 1);
-        heap(c, D.vector(64, 4, 5).vector(1000, 1, 2), 1, D, 256_000);
-        heap(c, D, 256_000, D.vector(64, 4, 5).vector(1000, 1, 2), 1);
-        heap(c, I.contiguous(7).vector(3000, 2, 3), 2, I.vector(21_000, 4, 5), 1);
-        heap(c, I.vector(21_000, 4, 5), 1, I.contiguous(7).vector(3000, 2, 3), 2);
+        check(80_000 * 8 > proto.eagerLimit, "the large cases assume an eager limit below 640 KB");
+        heap(c, D.vector(40_000, 2, 3), 1, D, 80_000);
+        heap(c, D, 80_000, D.vector(40_000, 2, 3), 1);
+        heap(c, D.vector(40_000, 2, 3), 1, D.vector(20_000, 4, 5), 1);
+        heap(c, D.vector(64, 4, 5).vector(320, 1, 2), 1, D, 81_920);
+        heap(c, D, 81_920, D.vector(64, 4, 5).vector(320, 1, 2), 1);
+        heap(c, I.contiguous(7).vector(6000, 2, 3), 2, I.vector(42_000, 4, 5), 1);
+        heap(c, I.vector(42_000, 4, 5), 1, I.contiguous(7).vector(6000, 2, 3), 2);
     }
 
     static void segment(Comm c) {
-        int max = 700_000;
+        int max = 260_000;
         Mem[] snd = {Mem.array(Primitive.DOUBLE, max), Mem.segment(c, Primitive.DOUBLE, max)};
         Mem[] rcv = {Mem.array(Primitive.DOUBLE, max), Mem.segment(c, Primitive.DOUBLE, max)};
-        Layout v = D.vector(100_000, 2, 3);
-        Layout w = D.vector(50_000, 4, 5);
-        Layout vv = D.vector(64, 4, 5).vector(500, 1, 2);
+        Layout v = D.vector(40_000, 2, 3);
+        Layout w = D.vector(20_000, 4, 5);
+        Layout vv = D.vector(64, 4, 5).vector(320, 1, 2);
         for (int s = 0; s < 2; s++) {
             for (int r = 0; r < 2; r++) {
-                exchange(c, v, 1, snd[s], D, 200_000, rcv[r]);
-                exchange(c, D, 200_000, snd[s], v, 1, rcv[r]);
+                exchange(c, v, 1, snd[s], D, 80_000, rcv[r]);
+                exchange(c, D, 80_000, snd[s], v, 1, rcv[r]);
                 exchange(c, v, 1, snd[s], w, 1, rcv[r]);
-                exchange(c, vv, 1, snd[s], D, 128_000, rcv[r]);
-                exchange(c, D, 128_000, snd[s], vv, 1, rcv[r]);
+                exchange(c, vv, 1, snd[s], D, 81_920, rcv[r]);
+                exchange(c, D, 81_920, snd[s], vv, 1, rcv[r]);
                 exchange(c, D.vector(10, 3, 7), 1, snd[s], D, 30, rcv[r]);
                 exchange(c, D, 30, snd[s], D.vector(10, 3, 7), 1, rcv[r]);
             }
