@@ -422,6 +422,17 @@ public final class Compare {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
+    static String unitText(String unit) {
+        switch (unit) {
+            case "us":
+                return "µs";
+            case "us/iter":
+                return "µs per iteration";
+            default:
+                return unit;
+        }
+    }
+
     static int decimals(String unit) {
         switch (unit) {
             case "MB/s":
@@ -531,7 +542,7 @@ public final class Compare {
         }
         StringBuilder b = new StringBuilder();
         b.append("### ").append(section).append(": ").append(def.description()).append("\n\n");
-        b.append("Figures in ").append(unit).append(", ").append(lower ? "lower" : "higher").append(" is better; ratio = HyMPJ ÷ Open MPI")
+        b.append("Figures in ").append(unitText(unit)).append(", ").append(lower ? "lower" : "higher").append(" is better; ratio = HyMPJ ÷ Open MPI")
             .append(lower ? " (below 1: HyMPJ faster)" : " (above 1: HyMPJ faster)").append(".\n\n");
         b.append("- **Same run**: both columns come from the same session of `bin/hympj-compare`, which ran ")
             .append(completed).append(" round").append(completed == 1 ? "" : "s")
@@ -549,8 +560,12 @@ public final class Compare {
             .append(bench.launcherOptions().isEmpty() ? ", launcher defaults"
                 : ", launcher options `" + String.join(" ", bench.launcherOptions()) + "`")
             .append(".\n");
-        b.append("- **Command**: `bin/hympj-compare ").append(bench.name).append(" --rounds ").append(rounds)
+        String lib = System.getenv("HYMPJ_LIB");
+        b.append("- **Command**: `").append(lib == null || lib.isEmpty() ? "" : "HYMPJ_LIB=" + lib + " ")
+            .append("bin/hympj-compare ").append(bench.name).append(" --rounds ").append(rounds)
+            .append(bench.timeout != null ? " --timeout " + bench.timeout.toSeconds() : "")
             .append(giveUp > 0 ? " --give-up " + fmtNum(giveUp) : "")
+            .append(section.equals(bench.name) ? "" : " --section " + section)
             .append(bench.buffers != null ? " --buffers " + bench.buffers : "")
             .append(bench.launcherOptions().isEmpty() ? "" : " " + String.join(" ", bench.launcherOptions()))
             .append(sizeArgs).append("`; raw rows: `").append(relative(csv)).append("`.\n");
@@ -678,8 +693,10 @@ public final class Compare {
         "",
         "Every figure below is written by `bin/hympj-compare` (`org.hympj.perf.Compare`); nothing in the",
         "sections between `<!-- compare:… -->` markers is edited by hand. Buffer kinds: **heap** = Java arrays,",
-        "**segment** = buffers from `comm.alloc`/`comm.allocDoubles` (the registered shared segment, into which",
-        "large messages move with one copy). Targets are ratios HyMPJ ÷ Open MPI from the same run.",
+        "**segment** = buffers from `comm.alloc`/`comm.allocDoubles` (the registered shared segment: messages",
+        "above the eager limit move into it with one copy). Targets are ratios HyMPJ ÷ Open MPI from the same",
+        "run; \"met?\" compares the unrounded medians. Sections named `…-prepass` are supplementary: they differ",
+        "from the anchors' method by an untimed JIT pre-pass (said so in the section).",
         "",
         "Reproduce: `mvn -B -q install -DskipTests`, then e.g. `bin/hympj-compare pingpong --rounds 5`",
         "(single runs: `bin/hympj-bench pingpong`; the anchor: `/work/shared/anchors/run-openmpi.sh pingpong`).",
