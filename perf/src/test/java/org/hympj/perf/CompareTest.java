@@ -1,0 +1,77 @@
+package org.hympj.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The driver's pure parts: section replacement, medians, targets, the "met?" cell. No benchmark runs. */
+class CompareTest {
+    @Test
+    void replacesOnlyItsSection() {
+        String doc = "# t\nintro\n<!-- compare:bw -->\nold bw\n<!-- /compare:bw -->\nmiddle\n"
+            + "<!-- compare:pingpong -->\nold\n<!-- /compare:pingpong -->\ntail\n";
+        String out = Compare.replaceSection(doc, "pingpong", "new table\n");
+        assertEquals("# t\nintro\n<!-- compare:bw -->\nold bw\n<!-- /compare:bw -->\nmiddle\n"
+            + "<!-- compare:pingpong -->\nnew table\n<!-- /compare:pingpong -->\ntail\n", out);
+    }
+
+    @Test
+    void appendsAMissingSection() {
+        String out = Compare.replaceSection("# t\n", "halo3d", "x");
+        assertEquals("# t\n\n<!-- compare:halo3d -->\nx\n<!-- /compare:halo3d -->\n", out);
+        // a section whose name is a prefix of another is not confused with it
+        String two = Compare.replaceSection(out, "halo3d-prepass", "y");
+        assertTrue(two.contains("<!-- compare:halo3d -->\nx\n"));
+        assertEquals(two, Compare.replaceSection(two, "halo3d-prepass", "y"));
+    }
+
+    @Test
+    void unbalancedMarkersAreRefused() {
+        assertThrows(IllegalStateException.class,
+            () -> Compare.replaceSection("<!-- compare:bw -->\nno end\n", "bw", "x"));
+    }
+
+    @Test
+    void medianAsTheAnchors() {
+        assertEquals(2.0, Rows.median(new double[] {3, 1, 2}));
+        assertEquals(2.5, Rows.median(new double[] {4, 1, 3, 2}));
+    }
+
+    @Test
+    void targets() {
+        assertEquals("≤ 1.0", Targets.describe(Targets.of("pingpong", 8)));
+        assertEquals("≤ 0.5", Targets.describe(Targets.of("pingpong", 4096)));
+        assertEquals("heap ≤ 1.3, segment ≤ 1.0", Targets.describe(Targets.of("pingpong", 1048576)));
+        assertEquals("segment ≥ 1.0", Targets.describe(Targets.of("bw", 65536)));
+        assertEquals("—", Targets.describe(Targets.of("bw", 4096)));
+        assertEquals("—", Targets.describe(Targets.of("persistent", 65536)));
+        assertEquals("≤ 1.0", Targets.describe(Targets.of("halo3d", 128)));
+    }
+
+    @Test
+    void metCell() {
+        List<BufferKind> both = List.of(BufferKind.HEAP, BufferKind.SEGMENT);
+        assertEquals("heap no, segment yes", Compare.met(Targets.of("pingpong", 4194304),
+            Map.of(BufferKind.HEAP, 1.31, BufferKind.SEGMENT, 0.99), both));
+        assertEquals("yes", Compare.met(Targets.of("pingpong", 4194304),
+            Map.of(BufferKind.HEAP, 1.29, BufferKind.SEGMENT, 1.0), both));
+        assertEquals("no", Compare.met(Targets.of("pingpong", 8),
+            Map.of(BufferKind.HEAP, 1.01, BufferKind.SEGMENT, 1.5), both));
+        assertEquals("segment yes", Compare.met(Targets.of("bw", 65536),
+            Map.of(BufferKind.HEAP, 0.5, BufferKind.SEGMENT, 1.2), both));
+        assertEquals("heap yes, segment not run", Compare.met(Targets.of("halo3d", 16),
+            Map.of(BufferKind.HEAP, 0.5, BufferKind.SEGMENT, Double.NaN), List.of(BufferKind.HEAP)));
+    }
+
+    @Test
+    void rowFormatMatchesTheAnchors() {
+        assertEquals("hympj,pingpong-blocking,heap,8,3,0.137,us",
+            Rows.row("pingpong-blocking", "heap", 8, 3, 0.1374, 3, "us"));
+        assertEquals("hympj,bw-window64,segment,65536,1,10500.0,MB/s",
+            Rows.row("bw-window64", "segment", 65536, 1, 10500.04, 1, "MB/s"));
+    }
+}
