@@ -21,6 +21,23 @@ public interface Comm {
     int UNDEFINED = -32766;
     /** The largest tag an application may use. */
     int TAG_UB = Integer.MAX_VALUE;
+    /** As the send buffer of {@link #reduce}/{@link #allreduce}: take the input from the receive buffer. */
+    Object IN_PLACE = new Object() {
+        @Override
+        public String toString() {
+            return "IN_PLACE";
+        }
+    };
+
+    /** Barrier algorithms (S4 compares them). */
+    enum BarrierAlgorithm {
+        /** ceil(log2 p) rounds, each rank sends to rank+2^k (the default). */
+        DISSEMINATION,
+        /** log2 p exchange rounds; for p = 2^n + r the r extra ranks fold into the lower 2^n first. */
+        RECURSIVE_DOUBLING,
+        /** A token around the ring twice: p-1 steps to gather, p-1 to release. */
+        RING
+    }
 
     /** This rank's number, 0 … size-1. */
     int rank();
@@ -61,8 +78,60 @@ public interface Comm {
     /** A persistent receive (MPI_Recv_init). */
     PersistentRequest recvInit(Object buf, int offset, int count, Datatype type, int source, int tag);
 
-    /** Blocks until every rank of the communicator has entered the barrier. */
+    /** Blocks until every rank of the communicator has entered the barrier (the job's default algorithm). */
     void barrier();
+
+    /** A barrier with the given algorithm. */
+    void barrier(BarrierAlgorithm algorithm);
+
+    /** Broadcast from {@code root} (binomial tree). Any datatype. */
+    void bcast(Object buf, int offset, int count, Datatype type, int root);
+
+    /**
+     * Element-wise reduction of {@code count} elements of a predefined type onto {@code root}.
+     * Buffers are arrays; {@code sendBuf} may be {@link #IN_PLACE} at the root. The order of
+     * combination depends on the ranks only, so results are reproducible bit for bit.
+     */
+    void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
+                int root);
+
+    /**
+     * Reduction whose result every rank gets, the same bits on every rank (recursive
+     * doubling; non-powers of two fold the extra ranks in first). {@code sendBuf} may be
+     * {@link #IN_PLACE}.
+     */
+    void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op);
+
+    /** Gathers {@code sendCount} items from every rank into rank order at {@code root}. */
+    void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** Gather whose result every rank gets. */
+    void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** Sends block i of {@code root}'s buffer to rank i. */
+    void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** Every rank sends block j of its buffer to rank j and receives block i from rank i. */
+    void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** A communicator with the same ranks and a separate matching space (collective). */
+    Comm dup();
+
+    /**
+     * Splits into communicators of the ranks with the same color, ordered by key then rank
+     * (collective); null for ranks whose color is {@link #UNDEFINED}.
+     */
+    Comm split(int color, int key);
+
+    /**
+     * A Cartesian communicator over the first prod(dims) ranks (collective); null for the
+     * others. With {@code reorder} false ranks keep their numbers.
+     */
+    CartComm createCart(int[] dims, boolean[] periods, boolean reorder);
 
     /** Allocates {@code n} doubles in this rank's shared segment (zeroed). */
     SegmentBuffer allocDoubles(int n);

@@ -27,8 +27,15 @@ public final class Datatype {
     private final int[] strides;
     private final long extent;
     private final long elements;
+    /** Elements from the buffer position to the first block (non-zero for subarrays). */
+    private final long displacement;
 
     private Datatype(Primitive primitive, int blockLength, int[] counts, int[] strides, long extent) {
+        this(primitive, blockLength, counts, strides, extent, 0);
+    }
+
+    private Datatype(Primitive primitive, int blockLength, int[] counts, int[] strides, long extent, long displacement) {
+        this.displacement = displacement;
         this.primitive = primitive;
         this.blockLength = blockLength;
         this.counts = counts;
@@ -75,6 +82,9 @@ public final class Datatype {
         if (stride < 1) {
             throw new IllegalArgumentException("stride must be >= 1, was " + stride);
         }
+        if (displacement != 0) {
+            throw new IllegalArgumentException("vector of a subarray type is not supported");
+        }
         if (count == 0 || blockLength == 0) {
             return new Datatype(primitive, 0, new int[0], new int[0], 0);
         }
@@ -92,6 +102,48 @@ public final class Datatype {
         }
         long newExtent = ((long) (count - 1) * stride + blockLength) * extent;
         return normalise(primitive, blockLength(), c, s, newExtent);
+    }
+
+    /**
+     * MPI_Type_create_subarray (C order: the last dimension varies fastest) over a predefined
+     * type: the box {@code starts[d] .. starts[d]+subsizes[d]-1} of an array of
+     * {@code sizes}. Its extent is the whole array, so one item is one face of a halo.
+     *
+     * @throws IllegalArgumentException if this type is not predefined or the box does not fit
+     */
+    public Datatype subarray(int[] sizes, int[] subsizes, int[] starts) {
+        if (!isPrimitive()) {
+            throw new IllegalArgumentException("subarray needs a predefined base type, was " + this);
+        }
+        if (sizes == null || subsizes == null || starts == null || sizes.length == 0
+            || sizes.length != subsizes.length || sizes.length != starts.length) {
+            throw new IllegalArgumentException("sizes, subsizes and starts must be non-empty and of equal length");
+        }
+        int n = sizes.length;
+        long[] c = new long[n];
+        long[] st = new long[n];
+        long stride = 1;
+        long disp = 0;
+        for (int d = n - 1; d >= 0; d--) {
+            if (sizes[d] < 1) {
+                throw new IllegalArgumentException("sizes[" + d + "] must be >= 1, was " + sizes[d]);
+            }
+            if (subsizes[d] < 0 || starts[d] < 0 || (long) starts[d] + subsizes[d] > sizes[d]) {
+                throw new IllegalArgumentException("subarray dimension " + d + ": starts " + starts[d] + " + subsizes "
+                    + subsizes[d] + " must lie within 0.." + sizes[d]);
+            }
+            c[d] = subsizes[d];
+            st[d] = stride;
+            disp += starts[d] * stride;
+            stride *= sizes[d];
+        }
+        for (long x : c) {
+            if (x == 0) {
+                return new Datatype(primitive, 0, new int[0], new int[0], stride);
+            }
+        }
+        Datatype t = normalise(primitive, 1, c, st, stride);
+        return new Datatype(primitive, t.blockLength, t.counts, t.strides, stride, disp);
     }
 
     /**
@@ -181,22 +233,30 @@ public final class Datatype {
         return elements * primitive.bytes();
     }
 
-    /** True when the type's data is one contiguous run (no gaps). */
+    /** True when the data of consecutive items is one contiguous run (no gaps between or inside them). */
     public boolean isContiguous() {
-        return counts.length == 0;
+        return counts.length == 0 && extent == blockLength;
     }
 
     /** True for the predefined single-element types. */
     public boolean isPrimitive() {
-        return counts.length == 0 && blockLength == 1;
+        return counts.length == 0 && blockLength == 1 && extent == 1 && displacement == 0;
     }
 
-    /** Elements spanned by {@code count} items: from the first to one past the last element touched. */
+    /** Elements from the buffer position to where the data of item 0 starts (subarrays). */
+    public long displacement() {
+        return displacement;
+    }
+
+    /**
+     * Elements spanned by {@code count} items: from the buffer position to one past the last
+     * element touched.
+     */
     public long span(int count) {
         if (count == 0 || elements == 0) {
             return 0;
         }
-        long last = (long) (count - 1) * extent;
+        long last = displacement + (long) (count - 1) * extent;
         long lastInItem = blockLength;
         for (int d = 0; d < counts.length; d++) {
             lastInItem += (long) (counts[d] - 1) * strides[d];
@@ -211,7 +271,7 @@ public final class Datatype {
         }
         Datatype t = (Datatype) o;
         return primitive == t.primitive && blockLength == t.blockLength && extent == t.extent
-            && Arrays.equals(counts, t.counts) && Arrays.equals(strides, t.strides);
+            && displacement == t.displacement && Arrays.equals(counts, t.counts) && Arrays.equals(strides, t.strides);
     }
 
     @Override
@@ -228,6 +288,10 @@ public final class Datatype {
         for (int d = 0; d < counts.length; d++) {
             b.append(counts[d]).append('x').append("stride ").append(strides[d]).append(", ");
         }
-        return b.append("block ").append(blockLength).append(", extent ").append(extent).append(']').toString();
+        b.append("block ").append(blockLength).append(", extent ").append(extent);
+        if (displacement != 0) {
+            b.append(", displacement ").append(displacement);
+        }
+        return b.append(']').toString();
     }
 }

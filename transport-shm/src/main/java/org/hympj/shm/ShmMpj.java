@@ -40,7 +40,8 @@ public final class ShmMpj extends Mpj {
         this.control = job.openControl();
         ShmFabric fabric = new ShmFabric(job, rank);
         this.engine = new Engine(fabric, job.config(), control, !ownsJob);
-        this.world = new ShmComm(engine, new SegmentAllocator(fabric), 0);
+        this.world = new ShmComm(engine, new SegmentAllocator(fabric),
+            org.hympj.shm.pml.CollectiveChoice.barrier(job.config()));
         control.register(rank, ProcessHandle.current().pid());
         if (ownsJob) {
             cleanup = new Thread(job::delete, "hympj-cleanup");

@@ -34,10 +34,19 @@ public final class JobConfig {
     public final int subcluster;
     /** Idle policy: "auto", "spin", "yield" or "backoff". */
     public final String idle;
+    /** Collective algorithm choices, e.g. "barrier=ring" ("" = defaults). */
+    public final String coll;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle) {
+        this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
+            eagerLimit, model, subcluster, idle, "");
+    }
+
+    public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
+                     int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
+                     String idle, String coll) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -70,6 +79,7 @@ public final class JobConfig {
         this.model = model;
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.idle = idle;
+        this.coll = coll == null ? "" : coll;
     }
 
     static int maxInline(int ringBytes) {
@@ -105,9 +115,23 @@ public final class JobConfig {
     }
 
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
-                          String idle) {
+                          String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle);
+            model, subcluster, idle, coll);
+    }
+
+    /**
+     * The value of one collective choice in {@link #coll} ("barrier=ring,allreduce=…"), or
+     * {@code fallback}.
+     */
+    public String collChoice(String key, String fallback) {
+        for (String part : coll.split(",")) {
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).trim().equals(key)) {
+                return part.substring(eq + 1).trim();
+            }
+        }
+        return fallback;
     }
 
     static long startMillis(ProcessHandle p) {
@@ -128,6 +152,7 @@ public final class JobConfig {
         p.setProperty("model", model);
         p.setProperty("subcluster", Integer.toString(subcluster));
         p.setProperty("idle", idle);
+        p.setProperty("coll", coll);
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -143,7 +168,8 @@ public final class JobConfig {
             Long.parseLong(p.getProperty("segment.bytes")), Integer.parseInt(p.getProperty("ring.bytes")),
             Integer.parseInt(p.getProperty("bulk.bytes")), Integer.parseInt(p.getProperty("inline.limit")),
             Integer.parseInt(p.getProperty("eager.limit")), p.getProperty("model", "none"),
-            Integer.parseInt(p.getProperty("subcluster", p.getProperty("size"))), p.getProperty("idle", "auto"));
+            Integer.parseInt(p.getProperty("subcluster", p.getProperty("size"))), p.getProperty("idle", "auto"),
+            p.getProperty("coll", ""));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

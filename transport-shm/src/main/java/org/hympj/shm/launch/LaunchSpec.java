@@ -40,6 +40,7 @@ public final class LaunchSpec {
     String model = "none";
     int subcluster = 0;
     String idle = "auto";
+    String coll = "";
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
     Duration abortGrace = Duration.ofSeconds(2);
@@ -123,6 +124,12 @@ public final class LaunchSpec {
 
     public LaunchSpec idle(String i) {
         this.idle = i;
+        return this;
+    }
+
+    /** Collective algorithm choices, e.g. "barrier=ring" (rd = recursive doubling, dissemination). */
+    public LaunchSpec coll(String c) {
+        this.coll = c;
         return this;
     }
 

@@ -71,7 +71,8 @@ public final class Launcher {
         int eager = spec.eagerLimit >= 0 ? spec.eagerLimit : Math.max(inline, JobConfig.defaultEagerLimit(bulk));
         JobConfig config = JobConfig.defaults(jobId, spec.np)
             .with(spec.segmentBytes, ring, bulk, inline, eager, spec.model,
-                spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle);
+                spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle, spec.coll);
+        org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
         JobDirectory job = JobDirectory.create(config);
         Running running = new Running(spec, job);
         Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");

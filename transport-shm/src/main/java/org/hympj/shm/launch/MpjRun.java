@@ -38,6 +38,7 @@ public final class MpjRun {
         "  --inline-limit BYTES  largest message copied into the packet ring itself; default 8k",
         "  --eager-limit BYTES   largest message sent without handshake (via bulk); default bulk size/8",
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
+        "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
 
@@ -109,6 +110,9 @@ public final class MpjRun {
                     break;
                 case "--eager-limit":
                     spec.eagerLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--coll":
+                    spec.coll(value(argv, ++i, a));
                     break;
                 case "--idle":
                     spec.idle(value(argv, ++i, a));

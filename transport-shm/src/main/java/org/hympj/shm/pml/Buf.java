@@ -33,6 +33,7 @@ final class Buf {
         this.count = count;
         this.bytes = (long) count * type.size();
         int e = type.primitive().bytes();
+        offset += Math.toIntExact(type.displacement()); // a subarray's data starts inside the buffer
         if (buf instanceof SegmentBuffer) {
             SegmentBuffer sb = (SegmentBuffer) buf;
             this.base = null;

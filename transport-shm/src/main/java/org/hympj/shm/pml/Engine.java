@@ -50,6 +50,8 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private final ArrayDeque<Outbound>[] pending;
     private int pendingCount;
     private MatchQueue[] contexts = new MatchQueue[4];
+    /** World uses contexts 0 (point-to-point) and 1 (its collectives); each new communicator takes two more. */
+    private int nextContext = 2;
     private final HandleTable<SendReq> rndvSends = new HandleTable<>();
     private final HandleTable<RecvReq> rndvRecvs = new HandleTable<>();
     private Unexpected freeUnexpected;
@@ -75,9 +77,6 @@ public final class Engine implements ProgressEngine, MessageHandler {
         for (int i = 0; i < size; i++) {
             pending[i] = new ArrayDeque<>();
         }
-        for (int i = 0; i < contexts.length; i++) {
-            contexts[i] = new MatchQueue();
-        }
     }
 
     public int rank() {
@@ -96,11 +95,27 @@ public final class Engine implements ProgressEngine, MessageHandler {
         return eagerLimit;
     }
 
+    /** The matching space of a context, made on first use (a peer may send before we made the communicator). */
     private MatchQueue queue(int ctx) {
         if (ctx >= contexts.length) {
-            throw new IllegalStateException("internal: unknown communicator context " + ctx);
+            contexts = java.util.Arrays.copyOf(contexts, Math.max(ctx + 1, contexts.length * 2));
         }
-        return contexts[ctx];
+        MatchQueue q = contexts[ctx];
+        if (q == null) {
+            q = new MatchQueue();
+            contexts[ctx] = q;
+        }
+        return q;
+    }
+
+    /** The lowest context id this rank has not used; communicators agree on the max over their members. */
+    int nextContext() {
+        return nextContext;
+    }
+
+    /** Marks context ids below {@code next} as used. */
+    void reserveContexts(int next) {
+        nextContext = Math.max(nextContext, next);
     }
 
     // ------------------------------------------------------------------ progress
@@ -523,7 +538,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
     }
 
     private void finishRecv(RecvReq r, int source, int tag, long accept, long sent) {
-        r.status.fill(source, tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
+        r.status.fill(r.localOf[source], tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
         if (sent > accept) {
             r.fail(new TruncationException(r.status.copy(), r.buf.bytes));
         } else {
@@ -533,7 +548,6 @@ public final class Engine implements ProgressEngine, MessageHandler {
 
     private void matchRts(RecvReq r, int source, int tag, int sendId, long total, long srcSegOff) {
         long accept = Math.min(total, r.buf.bytes);
-        r.status.fill(source, tag, accept, total, r.buf.type.primitive().bytes(), r.buf.type.size());
         r.accept = accept;
         r.received = 0;
         r.matchedSource = source;

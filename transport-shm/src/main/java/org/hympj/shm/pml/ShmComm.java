@@ -1,7 +1,9 @@
 package org.hympj.shm.pml;
 
+import org.hympj.api.CartComm;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
+import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Primitive;
 import org.hympj.api.Request;
@@ -9,35 +11,65 @@ import org.hympj.api.SegmentBuffer;
 import org.hympj.api.Status;
 
 /**
- * A communicator over the shared-memory engine. Point-to-point traffic uses context
- * {@code ctx}, the communicator's own collectives {@code ctx + 1}, so the two never match
- * each other. Blocking calls reuse internal requests: they allocate nothing.
+ * A communicator over the shared-memory engine: a group (its ranks, as world ranks) and two
+ * context ids — {@code ctx} for point-to-point, {@code ctx + 1} for its collectives, so the
+ * two never match each other. Ranks in arguments and statuses are local to the communicator;
+ * the engine works in world ranks. Blocking calls reuse internal requests: they allocate
+ * nothing.
  */
-public final class ShmComm implements Comm {
+public class ShmComm implements Comm {
     private static final byte[] EMPTY = new byte[0];
 
-    private final Engine engine;
-    private final SegmentAllocator segment;
-    private final int ctx;
-    private final int collCtx;
-    private final int rank;
-    private final int size;
+    final Engine engine;
+    final SegmentAllocator segment;
+    final int ctx;
+    final int collCtx;
+    /** Local rank → world rank. */
+    final int[] group;
+    /** World rank → local rank (-1 when not a member). */
+    final int[] localOf;
+    final int rank;
+    final int size;
     private final SendReq blockingSend;
     private final RecvReq blockingRecv;
     private final SendReq collSend;
     private final RecvReq collRecv;
+    final Collectives coll;
+    private final BarrierAlgorithm defaultBarrier;
 
-    public ShmComm(Engine engine, SegmentAllocator segment, int ctx) {
+    /** The world communicator. */
+    public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
+        this(engine, segment, 0, identity(engine.size()), defaultBarrier);
+    }
+
+    ShmComm(Engine engine, SegmentAllocator segment, int ctx, int[] group, BarrierAlgorithm defaultBarrier) {
         this.engine = engine;
         this.segment = segment;
         this.ctx = ctx;
         this.collCtx = ctx + 1;
-        this.rank = engine.rank();
-        this.size = engine.size();
+        this.group = group;
+        this.localOf = new int[engine.size()];
+        java.util.Arrays.fill(localOf, -1);
+        for (int i = 0; i < group.length; i++) {
+            localOf[group[i]] = i;
+        }
+        this.rank = localOf[engine.rank()];
+        this.size = group.length;
         this.blockingSend = new SendReq(engine, true);
         this.blockingRecv = new RecvReq(engine, true);
         this.collSend = new SendReq(engine, true);
         this.collRecv = new RecvReq(engine, true);
+        this.coll = new Collectives(this);
+        this.defaultBarrier = defaultBarrier;
+        engine.reserveContexts(ctx + 2);
+    }
+
+    static int[] identity(int n) {
+        int[] g = new int[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = i;
+        }
+        return g;
     }
 
     @Override
@@ -50,15 +82,23 @@ public final class ShmComm implements Comm {
         return size;
     }
 
+    int world(int local) {
+        return local == PROC_NULL ? PROC_NULL : group[local];
+    }
+
     private SendReq prepareSend(String op, SendReq s, Object buf, int offset, int count, Datatype type, int dest,
                                 int tag) {
         Args.buffer(op, buf, offset, count, type, segment);
         Args.dest(op, dest, size);
         Args.sendTag(op, tag);
+        return bind(s, buf, offset, count, type, dest, tag, ctx);
+    }
+
+    private SendReq bind(SendReq s, Object buf, int offset, int count, Datatype type, int dest, int tag, int context) {
         s.buf.set(buf, offset, count, type, engine);
-        s.dest = dest;
+        s.dest = world(dest);
         s.tag = tag;
-        s.ctx = ctx;
+        s.ctx = context;
         return s;
     }
 
@@ -67,10 +107,16 @@ public final class ShmComm implements Comm {
         Args.buffer(op, buf, offset, count, type, segment);
         Args.source(op, source, size);
         Args.recvTag(op, tag);
+        return bind(r, buf, offset, count, type, source, tag, ctx);
+    }
+
+    private RecvReq bind(RecvReq r, Object buf, int offset, int count, Datatype type, int source, int tag,
+                         int context) {
         r.buf.set(buf, offset, count, type, engine);
-        r.source = source;
+        r.source = source == ANY_SOURCE ? ANY_SOURCE : world(source);
+        r.localOf = localOf;
         r.tag = tag;
-        r.ctx = ctx;
+        r.ctx = context;
         return r;
     }
 
@@ -127,7 +173,7 @@ public final class ShmComm implements Comm {
         Args.sendTag("sendrecv", sendTag);
         RecvReq r = prepareRecv("sendrecv (receive side)", blockingRecv, recvBuf, recvOffset, recvCount, recvType,
             source, recvTag);
-        SendReq s = prepareSend("sendrecv", blockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
+        SendReq s = bind(blockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag, ctx);
         r.start();
         s.start();
         try {
@@ -148,12 +194,13 @@ public final class ShmComm implements Comm {
             st.fill(PROC_NULL, ANY_TAG, 0, 0, 1, 1);
             return st;
         }
+        int want = source == ANY_SOURCE ? ANY_SOURCE : group[source];
         engine.resetIdle();
         while (true) {
             int work = engine.progress();
-            Unexpected u = engine.probe(ctx, source, tag);
+            Unexpected u = engine.probe(ctx, want, tag);
             if (u != null) {
-                st.fill(u.source, u.tag, u.total, u.total, 1, 1);
+                st.fill(localOf[u.source], u.tag, u.total, u.total, 1, 1);
                 return st;
             }
             engine.idleStep(work);
@@ -171,13 +218,13 @@ public final class ShmComm implements Comm {
             return st;
         }
         engine.progress();
-        Unexpected u = engine.probe(ctx, source, tag);
+        Unexpected u = engine.probe(ctx, source == ANY_SOURCE ? ANY_SOURCE : group[source], tag);
         if (u == null) {
             engine.pollFailures();
             return null;
         }
         Status st = new Status();
-        st.fill(u.source, u.tag, u.total, u.total, 1, 1);
+        st.fill(localOf[u.source], u.tag, u.total, u.total, 1, 1);
         return st;
     }
 
@@ -191,28 +238,196 @@ public final class ShmComm implements Comm {
         return prepareRecv("recvInit", new RecvReq(engine, true), buf, offset, count, type, source, tag);
     }
 
-    /** Dissemination barrier: ceil(log2 p) rounds of zero-byte messages on the collective context. */
-    @Override
-    public void barrier() {
-        engine.checkAbort();
-        int round = 0;
-        for (int k = 1; k < size; k <<= 1, round++) {
-            int to = (rank + k) % size;
-            int from = (rank - k + size) % size;
-            collRecv.buf.set(EMPTY, 0, 0, Datatype.BYTE, engine);
-            collRecv.source = from;
-            collRecv.tag = round;
-            collRecv.ctx = collCtx;
-            collSend.buf.set(EMPTY, 0, 0, Datatype.BYTE, engine);
-            collSend.dest = to;
-            collSend.tag = round;
-            collSend.ctx = collCtx;
-            collRecv.start();
-            collSend.start();
-            collSend.waitFor();
-            collRecv.waitFor();
+    // ------------------------------------------------------------ internal point-to-point of collectives
+
+    /**
+     * Exchange on the collective context (local ranks; PROC_NULL skips a side). Arguments are
+     * checked by the collective's caller.
+     */
+    void exchange(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int tag) {
+        boolean rx = source != PROC_NULL;
+        boolean tx = dest != PROC_NULL;
+        if (rx) {
+            bind(collRecv, recvBuf, recvOffset, recvCount, recvType, source, tag, collCtx).start();
+        }
+        if (tx) {
+            bind(collSend, sendBuf, sendOffset, sendCount, sendType, dest, tag, collCtx).start();
+        }
+        try {
+            if (tx) {
+                collSend.waitFor();
+            }
+        } finally {
+            if (rx) {
+                collRecv.waitFor();
+            }
         }
     }
+
+    void collSend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        exchange(buf, offset, count, type, dest, null, 0, 0, null, PROC_NULL, tag);
+    }
+
+    void collRecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        exchange(null, 0, 0, null, PROC_NULL, buf, offset, count, type, source, tag);
+    }
+
+    /** A zero-byte synchronisation message. */
+    void signal(int dest, int source, int tag) {
+        exchange(EMPTY, 0, 0, Datatype.BYTE, dest, EMPTY, 0, 0, Datatype.BYTE, source, tag);
+    }
+
+    // ------------------------------------------------------------ collectives
+
+    @Override
+    public void barrier() {
+        barrier(defaultBarrier);
+    }
+
+    @Override
+    public void barrier(BarrierAlgorithm algorithm) {
+        if (algorithm == null) {
+            throw new IllegalArgumentException("barrier: algorithm must not be null");
+        }
+        engine.checkAbort();
+        coll.barrier(algorithm);
+    }
+
+    @Override
+    public void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        engine.checkAbort();
+        coll.bcast(buf, offset, count, type, root);
+    }
+
+    @Override
+    public void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
+                       int root) {
+        engine.checkAbort();
+        coll.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+    }
+
+    @Override
+    public void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                          Op op) {
+        engine.checkAbort();
+        coll.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    @Override
+    public void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                       Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        engine.checkAbort();
+        coll.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+    }
+
+    @Override
+    public void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        engine.checkAbort();
+        coll.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+    }
+
+    @Override
+    public void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        engine.checkAbort();
+        coll.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+    }
+
+    @Override
+    public void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        engine.checkAbort();
+        coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+    }
+
+    // ------------------------------------------------------------ communicators
+
+    /** Agrees with every member on a fresh pair of context ids (collective over this communicator). */
+    int agreeContext() {
+        int[] v = {engine.nextContext()};
+        coll.allreduce(IN_PLACE, 0, v, 0, 1, Datatype.INT, Op.MAX);
+        engine.reserveContexts(v[0] + 2);
+        return v[0];
+    }
+
+    @Override
+    public Comm dup() {
+        engine.checkAbort();
+        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier);
+    }
+
+    @Override
+    public Comm split(int color, int key) {
+        engine.checkAbort();
+        if (color < 0 && color != UNDEFINED) {
+            throw new IllegalArgumentException("split: color must be >= 0 or UNDEFINED, was " + color);
+        }
+        int[] mine = {color, key};
+        int[] all = new int[2 * size];
+        coll.allgather(mine, 0, 2, Datatype.INT, all, 0, 2, Datatype.INT);
+        int context = agreeContext();
+        if (color == UNDEFINED) {
+            return null;
+        }
+        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier);
+    }
+
+    /** World ranks of the members of {@code color}, ordered by (key, rank). */
+    int[] members(int[] colorKey, int color) {
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            if (colorKey[2 * i] == color) {
+                n++;
+            }
+        }
+        Integer[] idx = new Integer[n];
+        int k = 0;
+        for (int i = 0; i < size; i++) {
+            if (colorKey[2 * i] == color) {
+                idx[k++] = i;
+            }
+        }
+        java.util.Arrays.sort(idx, (a, b) -> colorKey[2 * a + 1] != colorKey[2 * b + 1]
+            ? Integer.compare(colorKey[2 * a + 1], colorKey[2 * b + 1]) : Integer.compare(a, b));
+        int[] g = new int[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = group[idx[i]];
+        }
+        return g;
+    }
+
+    @Override
+    public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        engine.checkAbort();
+        if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
+            throw new IllegalArgumentException("createCart: dims and periods must be non-empty and of equal length");
+        }
+        long n = 1;
+        for (int d = 0; d < dims.length; d++) {
+            if (dims[d] < 1) {
+                throw new IllegalArgumentException("createCart: dims[" + d + "] must be >= 1, was " + dims[d]);
+            }
+            n *= dims[d];
+        }
+        if (n > size) {
+            throw new IllegalArgumentException("createCart: the grid needs " + n + " ranks, the communicator has " + size);
+        }
+        int context = agreeContext();
+        if (rank >= n) {
+            return null;
+        }
+        // reorder is allowed but not used: on one shared-memory machine every placement is equal
+        int[] g = java.util.Arrays.copyOf(group, (int) n);
+        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier);
+    }
+
+    BarrierAlgorithm defaultBarrier() {
+        return defaultBarrier;
+    }
+
+    // ------------------------------------------------------------ memory and time
 
     @Override
     public SegmentBuffer allocDoubles(int n) {
@@ -231,6 +446,6 @@ public final class ShmComm implements Comm {
 
     @Override
     public String toString() {
-        return "Comm[rank " + rank + " of " + size + "]";
+        return "Comm[rank " + rank + " of " + size + ", context " + ctx + "]";
     }
 }

@@ -1,0 +1,299 @@
+package org.hympj.shm.pml;
+
+import java.lang.reflect.Array;
+import org.hympj.api.Comm;
+import org.hympj.api.Datatype;
+import org.hympj.api.Op;
+import org.hympj.api.Primitive;
+import org.hympj.api.SegmentBuffer;
+
+/**
+ * The collective algorithms of one communicator, built on its internal point-to-point
+ * (the collective context). Combination orders depend on ranks only, never on timing, so
+ * reductions give the same bits run after run — and, for allreduce, on every rank.
+ */
+final class Collectives {
+    private static final int TAG_BARRIER = 1;
+    private static final int TAG_BCAST = 2;
+    private static final int TAG_REDUCE = 3;
+    private static final int TAG_ALLREDUCE = 4;
+    private static final int TAG_GATHER = 5;
+    private static final int TAG_ALLGATHER = 6;
+    private static final int TAG_SCATTER = 7;
+    private static final int TAG_ALLTOALL = 8;
+
+    private final ShmComm comm;
+    private final int rank;
+    private final int size;
+    /** Reduction scratch, one pair per primitive, grown on demand (no steady-state allocation). */
+    private final Object[] accScratch = new Object[Primitive.values().length];
+    private final Object[] tmpScratch = new Object[Primitive.values().length];
+
+    Collectives(ShmComm comm) {
+        this.comm = comm;
+        this.rank = comm.rank;
+        this.size = comm.size;
+    }
+
+    // ------------------------------------------------------------------ barrier
+
+    void barrier(Comm.BarrierAlgorithm algorithm) {
+        switch (algorithm) {
+            case RING:
+                for (int step = 1; step < size; step++) {
+                    comm.signal((rank + 1) % size, (rank - 1 + size) % size, TAG_BARRIER);
+                }
+                break;
+            case RECURSIVE_DOUBLING:
+                recursiveDoublingBarrier();
+                break;
+            default:
+                for (int k = 1; k < size; k <<= 1) {
+                    comm.signal((rank + k) % size, (rank - k + size) % size, TAG_BARRIER);
+                }
+        }
+    }
+
+    /** S4's recursive doubling: for p = 2^n + r the r extra ranks fold into the lower 2^n and are released last. */
+    private void recursiveDoublingBarrier() {
+        int p2 = Integer.highestOneBit(size);
+        int extra = size - p2;
+        if (rank >= p2) {
+            comm.signal(rank - p2, Comm.PROC_NULL, TAG_BARRIER);
+            comm.signal(Comm.PROC_NULL, rank - p2, TAG_BARRIER);
+            return;
+        }
+        if (rank < extra) {
+            comm.signal(Comm.PROC_NULL, rank + p2, TAG_BARRIER);
+        }
+        for (int mask = 1; mask < p2; mask <<= 1) {
+            int partner = rank ^ mask;
+            comm.signal(partner, partner, TAG_BARRIER);
+        }
+        if (rank < extra) {
+            comm.signal(rank + p2, Comm.PROC_NULL, TAG_BARRIER);
+        }
+    }
+
+    // ------------------------------------------------------------------ bcast
+
+    void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        checkRoot("bcast", root);
+        Args.buffer("bcast", buf, offset, count, type, comm.segment);
+        int vr = (rank - root + size) % size;
+        int mask = 1;
+        while (mask < size) {
+            if ((vr & mask) != 0) {
+                comm.collRecv(buf, offset, count, type, (vr - mask + root) % size, TAG_BCAST);
+                break;
+            }
+            mask <<= 1;
+        }
+        mask >>= 1;
+        while (mask > 0) {
+            if (vr + mask < size) {
+                comm.collSend(buf, offset, count, type, (vr + mask + root) % size, TAG_BCAST);
+            }
+            mask >>= 1;
+        }
+    }
+
+    // ------------------------------------------------------------------ reductions
+
+    void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
+                int root) {
+        checkRoot("reduce", root);
+        checkReduction("reduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
+        Primitive p = type.primitive();
+        Object acc = scratch(accScratch, p, count);
+        Object tmp = scratch(tmpScratch, p, count);
+        load(sendBuf == Comm.IN_PLACE ? recvBuf : sendBuf, sendBuf == Comm.IN_PLACE ? recvOffset : sendOffset, acc,
+            count);
+        // binomial tree onto rank 0: the lower rank's partial is always the left operand (rank order)
+        for (int mask = 1; mask < size; mask <<= 1) {
+            if ((rank & mask) != 0) {
+                comm.collSend(acc, 0, count, type, rank - mask, TAG_REDUCE);
+                break;
+            }
+            if (rank + mask < size) {
+                comm.collRecv(tmp, 0, count, type, rank + mask, TAG_REDUCE);
+                op.apply(acc, 0, tmp, 0, count, p);      // tmp = acc op tmp
+                System.arraycopy(tmp, 0, acc, 0, count);
+            }
+        }
+        if (root != 0) {
+            if (rank == 0) {
+                comm.collSend(acc, 0, count, type, root, TAG_REDUCE);
+            } else if (rank == root) {
+                comm.collRecv(acc, 0, count, type, 0, TAG_REDUCE);
+            }
+        }
+        if (rank == root) {
+            System.arraycopy(acc, 0, recvBuf, recvOffset, count);
+        }
+    }
+
+    void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        checkReduction("allreduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        if (!op.isCommutative()) {
+            // rank order is required: reduce onto 0 in order, then broadcast
+            reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, 0);
+            bcast(recvBuf, recvOffset, count, type, 0);
+            return;
+        }
+        Primitive p = type.primitive();
+        Object acc = scratch(accScratch, p, count);
+        Object tmp = scratch(tmpScratch, p, count);
+        load(sendBuf == Comm.IN_PLACE ? recvBuf : sendBuf, sendBuf == Comm.IN_PLACE ? recvOffset : sendOffset, acc,
+            count);
+        int p2 = Integer.highestOneBit(size);
+        int extra = size - p2;
+        if (rank >= p2) {
+            comm.collSend(acc, 0, count, type, rank - p2, TAG_ALLREDUCE);
+            comm.collRecv(acc, 0, count, type, rank - p2, TAG_ALLREDUCE);
+        } else {
+            if (rank < extra) {
+                comm.collRecv(tmp, 0, count, type, rank + p2, TAG_ALLREDUCE);
+                op.apply(acc, 0, tmp, 0, count, p);
+                System.arraycopy(tmp, 0, acc, 0, count);
+            }
+            for (int mask = 1; mask < p2; mask <<= 1) {
+                int partner = rank ^ mask;
+                comm.exchange(acc, 0, count, type, partner, tmp, 0, count, type, partner, TAG_ALLREDUCE);
+                // both partners evaluate (lower op higher): the same bits on both
+                if (partner > rank) {
+                    op.apply(acc, 0, tmp, 0, count, p);     // tmp = mine op theirs
+                    System.arraycopy(tmp, 0, acc, 0, count);
+                } else {
+                    op.apply(tmp, 0, acc, 0, count, p);     // acc = theirs op mine
+                }
+            }
+            if (rank < extra) {
+                comm.collSend(acc, 0, count, type, rank + p2, TAG_ALLREDUCE);
+            }
+        }
+        System.arraycopy(acc, 0, recvBuf, recvOffset, count);
+    }
+
+    private static void load(Object src, int offset, Object acc, int count) {
+        System.arraycopy(src, offset, acc, 0, count);
+    }
+
+    private static Object scratch(Object[] pool, Primitive p, int count) {
+        Object a = pool[p.ordinal()];
+        if (a == null || Array.getLength(a) < count) {
+            a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(count, 16));
+            pool[p.ordinal()] = a;
+        }
+        return a;
+    }
+
+    private void checkReduction(String op, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                Datatype type, Op operation, boolean needRecv) {
+        if (type == null) {
+            throw new IllegalArgumentException(op + ": type must not be null");
+        }
+        if (!type.isPrimitive()) {
+            throw new IllegalArgumentException(op + ": type must be a predefined type (BYTE, INT, DOUBLE …), was " + type);
+        }
+        if (operation == null) {
+            throw new IllegalArgumentException(op + ": op must not be null");
+        }
+        if (sendBuf instanceof SegmentBuffer || recvBuf instanceof SegmentBuffer) {
+            throw new IllegalArgumentException(op + ": reductions take Java arrays; segment buffers are not supported yet");
+        }
+        if (sendBuf == Comm.IN_PLACE) {
+            if (!needRecv) {
+                throw new IllegalArgumentException(op + ": IN_PLACE is only allowed where the result is received");
+            }
+        } else {
+            Args.buffer(op + " (send)", sendBuf, sendOffset, count, type, comm.segment);
+        }
+        if (needRecv) {
+            Args.buffer(op + " (receive)", recvBuf, recvOffset, count, type, comm.segment);
+        }
+    }
+
+    // ------------------------------------------------------------------ gather / scatter / alltoall
+
+    void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        checkRoot("gather", root);
+        Args.buffer("gather (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
+        if (rank == root) {
+            Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * size, recvType, comm.segment);
+            for (int i = 0; i < size; i++) {
+                int at = block(recvOffset, recvCount, recvType, i);
+                if (i == rank) {
+                    comm.exchange(sendBuf, sendOffset, sendCount, sendType, rank,
+                        recvBuf, at, recvCount, recvType, rank, TAG_GATHER);
+                } else {
+                    comm.collRecv(recvBuf, at, recvCount, recvType, i, TAG_GATHER);
+                }
+            }
+        } else {
+            comm.collSend(sendBuf, sendOffset, sendCount, sendType, root, TAG_GATHER);
+        }
+    }
+
+    /** Ring allgather: p-1 steps, each passing one block to the right, straight into place. */
+    void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        Args.buffer("allgather (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
+        Args.buffer("allgather (receive)", recvBuf, recvOffset, recvCount * size, recvType, comm.segment);
+        comm.exchange(sendBuf, sendOffset, sendCount, sendType, rank,
+            recvBuf, block(recvOffset, recvCount, recvType, rank), recvCount, recvType, rank, TAG_ALLGATHER);
+        int right = (rank + 1) % size;
+        int left = (rank - 1 + size) % size;
+        for (int step = 0; step < size - 1; step++) {
+            int out = (rank - step + size) % size;
+            int in = (rank - step - 1 + size) % size;
+            comm.exchange(recvBuf, block(recvOffset, recvCount, recvType, out), recvCount, recvType, right,
+                recvBuf, block(recvOffset, recvCount, recvType, in), recvCount, recvType, left, TAG_ALLGATHER);
+        }
+    }
+
+    void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        checkRoot("scatter", root);
+        Args.buffer("scatter (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
+        if (rank == root) {
+            Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * size, sendType, comm.segment);
+            for (int i = 0; i < size; i++) {
+                int at = block(sendOffset, sendCount, sendType, i);
+                if (i == rank) {
+                    comm.exchange(sendBuf, at, sendCount, sendType, rank,
+                        recvBuf, recvOffset, recvCount, recvType, rank, TAG_SCATTER);
+                } else {
+                    comm.collSend(sendBuf, at, sendCount, sendType, i, TAG_SCATTER);
+                }
+            }
+        } else {
+            comm.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
+        }
+    }
+
+    /** Pairwise exchange: in step k, send to rank+k and receive from rank-k. */
+    void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        Args.buffer("alltoall (send)", sendBuf, sendOffset, sendCount * size, sendType, comm.segment);
+        Args.buffer("alltoall (receive)", recvBuf, recvOffset, recvCount * size, recvType, comm.segment);
+        for (int k = 0; k < size; k++) {
+            int to = (rank + k) % size;
+            int from = (rank - k + size) % size;
+            comm.exchange(sendBuf, block(sendOffset, sendCount, sendType, to), sendCount, sendType, to,
+                recvBuf, block(recvOffset, recvCount, recvType, from), recvCount, recvType, from, TAG_ALLTOALL);
+        }
+    }
+
+    /** Element offset of block {@code i} of {@code count} items each. */
+    private static int block(int offset, int count, Datatype type, int i) {
+        return Math.toIntExact(offset + (long) i * count * type.extent());
+    }
+
+    private void checkRoot(String op, int root) {
+        if (root < 0 || root >= size) {
+            throw new IllegalArgumentException(op + ": root must be 0.." + (size - 1) + ", was " + root);
+        }
+    }
+}
