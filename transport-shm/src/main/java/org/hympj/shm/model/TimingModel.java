@@ -1,0 +1,243 @@
+package org.hympj.shm.model;
+
+/**
+ * The physics of the emulated fabrics: given a transfer issued at a modelled time, it picks
+ * the protocol, reserves the engines and links the transfer uses on the {@link Timelines}
+ * (later transfers wait for them: contention), and says when the sender is done and when the
+ * data is visible at the receiver. Pure: no I/O, no clock; the emulator and the simulator
+ * run the very same instance code.
+ *
+ * <p>Links have their own bandwidth: a link carries {@code bytes/linkBandwidth} of a
+ * transfer's time, an engine {@code bytes/engineBandwidth}; where a link carries more than one
+ * engine pushes, two engines can share it (S3). Reservations take the later of the resources'
+ * free times; concurrent planners racing for one resource may overlap slightly (each
+ * resource's reservation only ever grows).
+ */
+public final class TimingModel {
+    private final ModelParams params;
+    private final NetTopology topo;
+    // TCA
+    private final long pioLimit;
+    private final double pioLatency;
+    private final double pioBw;
+    private final double dmaRegister;
+    private final double dmaInternal;
+    private final double dmaHost;
+    private final int registerMax;
+    private final int internalMax;
+    private final double dmaBw;
+    private final double tcaLinkBw;
+    private final double hopLatency;
+    private final double burstCost;
+    private final double tcaPackElement;
+    private final double buildCost;
+    private final double bounceBw;
+    // IB
+    private final double ibLatency;
+    private final double ibBw;
+    private final long ibEagerLimit;
+    private final double ibRndv;
+    private final long gdrDirectLimit;
+    private final long gdrPipeline;
+    private final double stageBw;
+    private final long chunk;
+    private final double ibPackElement;
+    private final double ibPackBlock;
+    private final double ibPackFixed;
+    private final double directBw;
+    private final double ibLinkBw;
+    private final boolean hasIb;
+
+    public TimingModel(ModelParams p, NetTopology topo) {
+        this.params = p;
+        this.topo = topo;
+        pioLimit = p.count("tca.pio.limit");
+        pioLatency = p.ns("tca.pio.latency");
+        pioBw = p.bytesPerNs("tca.pio.bandwidth");
+        dmaRegister = p.ns("tca.dma.latency.register");
+        dmaInternal = p.ns("tca.dma.latency.internal");
+        dmaHost = p.ns("tca.dma.latency.host");
+        registerMax = (int) p.count("tca.dma.register.max");
+        internalMax = (int) p.count("tca.dma.internal.max");
+        dmaBw = p.bytesPerNs("tca.dma.bandwidth");
+        tcaLinkBw = p.bytesPerNs("tca.link.bandwidth");
+        hopLatency = p.ns("tca.hop.latency");
+        burstCost = p.ns("tca.blockstride.burst.cost");
+        tcaPackElement = p.ns("tca.pack.element.cost");
+        buildCost = p.ns("tca.descriptor.build.cost");
+        bounceBw = p.bytesPerNs("tca.bounce.bandwidth");
+        hasIb = p.string("fabrics", "tca,ib").contains("ib");
+        ibLatency = hasIb ? p.ns("ib.latency") : 0;
+        ibBw = hasIb ? p.bytesPerNs("ib.bandwidth") : 1;
+        ibEagerLimit = hasIb ? p.count("ib.eager.limit") : 0;
+        ibRndv = hasIb ? p.ns("ib.rndv.cost") : 0;
+        gdrDirectLimit = hasIb ? p.count("ib.gdr.direct.limit") : 0;
+        gdrPipeline = hasIb ? p.count("ib.gdr.pipeline.threshold") : 0;
+        stageBw = hasIb ? p.bytesPerNs("ib.stage.bandwidth") : 1;
+        chunk = hasIb ? p.count("ib.pipeline.chunk") : 1;
+        ibPackElement = hasIb ? p.ns("ib.pack.element.cost") : 0;
+        ibPackBlock = hasIb ? p.ns("ib.pack.block.cost") : 0;
+        ibPackFixed = hasIb ? p.ns("ib.pack.fixed.cost") : 0;
+        directBw = hasIb ? p.bytesPerNs("ib.gdr.direct.bandwidth") : 1;
+        ibLinkBw = hasIb ? p.bytesPerNs("ib.link.bandwidth") : 1;
+    }
+
+    public ModelParams params() {
+        return params;
+    }
+
+    public NetTopology topology() {
+        return topo;
+    }
+
+    public boolean hasIb() {
+        return hasIb;
+    }
+
+    /** Plans {@code t} issued at modelled time {@code now}; reserves its resources on {@code tl}. */
+    public Plan plan(Transfer t, long now, Timelines tl, DescriptorCache cache, int[] pathScratch, Plan out) {
+        if (t.fabric == Fabric.IB) {
+            return planIb(t, now, tl, out);
+        }
+        return planTca(t, now, tl, cache, pathScratch, out);
+    }
+
+    private Plan planTca(Transfer t, long now, Timelines tl, DescriptorCache cache, int[] path, Plan out) {
+        int hops = topo.hops(t.src, t.dst);
+        double extraHops = Math.max(0, hops - 1) * hopLatency;
+        if (t.layout == Layout.CONTIGUOUS && t.bytes <= pioLimit) {
+            // PIO: the CPU stores straight into the remote window; no engine
+            long vis = now + Math.round(pioLatency + t.bytes / pioBw + extraHops);
+            out.start = now;
+            out.senderDone = vis;
+            out.visibleAt = vis;
+            out.engine = -1;
+            out.protocol = "tca-pio";
+            return out;
+        }
+        boolean packed = t.layout == Layout.ELEMENT_STRIDE;
+        double pack = packed ? t.elements * tcaPackElement : 0;
+        double sendBounce = (t.mode == Transfer.Mode.BTOB || t.mode == Transfer.Mode.BTOM) ? t.bytes / bounceBw : 0;
+        double recvBounce = (t.mode == Transfer.Mode.BTOB || t.mode == Transfer.Mode.MTOB) ? t.bytes / bounceBw : 0;
+        double startCost;
+        String proto;
+        if (t.persistent) {
+            if (t.chainLength <= registerMax) {
+                startCost = dmaRegister;
+                proto = "tca-dma-register";
+            } else if (t.chainLength <= internalMax) {
+                startCost = dmaInternal;
+                proto = "tca-dma-internal";
+            } else {
+                startCost = dmaHost;
+                proto = "tca-dma-host";
+            }
+        } else {
+            DescriptorCache.Where w = cache == null ? DescriptorCache.Where.HOST : cache.use(t.cacheKey);
+            if (w == DescriptorCache.Where.INTERNAL) {
+                startCost = dmaInternal;
+                proto = "tca-dma-internal";
+            } else if (w == DescriptorCache.Where.HOST) {
+                startCost = dmaHost;
+                proto = "tca-dma-host";
+            } else {
+                startCost = dmaHost + buildCost;
+                proto = "tca-dma-host-new";
+            }
+        }
+        double bursts = t.layout == Layout.BLOCK_STRIDE ? t.blocks * burstCost : 0;
+        double engineTime = startCost + t.bytes / dmaBw + bursts;
+        double linkTime = t.bytes / tcaLinkBw;
+        long ready = now + Math.round(pack + sendBounce);
+        int n = topo.path(t.src, t.dst, path);
+        // the engine that frees first; under the tofu model also the destination's receive engine
+        int engine = earliest(tl, topo.engine(t.src, 0), topo.engines());
+        int recvEngine = topo.recvEngines() > 0 ? earliest(tl, topo.recvEngine(t.dst, 0), topo.recvEngines()) : -1;
+        long start = Math.max(ready, tl.busyUntil(engine));
+        if (recvEngine >= 0) {
+            start = Math.max(start, tl.busyUntil(recvEngine));
+        }
+        for (int i = 0; i < n; i++) {
+            start = Math.max(start, tl.busyUntil(path[i]));
+        }
+        long engineEnd = start + Math.round(engineTime);
+        reserveMax(tl, engine, engineEnd);
+        if (recvEngine >= 0) {
+            reserveMax(tl, recvEngine, engineEnd);
+        }
+        long linkEnd = start + Math.round(startCost + linkTime);
+        for (int i = 0; i < n; i++) {
+            reserveMax(tl, path[i], linkEnd);
+        }
+        out.start = start;
+        out.senderDone = engineEnd;
+        out.visibleAt = engineEnd + Math.round(extraHops + (packed ? t.elements * tcaPackElement : 0) + recvBounce);
+        out.engine = engine;
+        out.protocol = packed ? proto + "-packed" : t.layout == Layout.BLOCK_STRIDE ? proto + "-blockstride" : proto;
+        return out;
+    }
+
+    private Plan planIb(Transfer t, long now, Timelines tl, Plan out) {
+        if (!hasIb) {
+            throw new IllegalStateException("model " + params.name() + " has no InfiniBand fabric");
+        }
+        boolean packed = t.layout != Layout.CONTIGUOUS; // MVAPICH2 packs every non-contiguous type
+        double pack = packed ? ibPackFixed + t.elements * ibPackElement + t.blocks * ibPackBlock : 0;
+        double rndv = t.bytes > ibEagerLimit ? ibRndv : 0;
+        double stage;
+        double wire;
+        String proto;
+        if (t.bytes <= gdrDirectLimit) {
+            stage = 0;
+            wire = t.bytes / directBw;  // GPUDirect RDMA reads are slow through the PCIe root (why GDR stages above 8 KB)
+            proto = "ib-direct";
+        } else if (t.bytes < gdrPipeline) {
+            stage = 2 * t.bytes / stageBw; // device->host at the sender, host->device at the receiver
+            wire = t.bytes / ibBw;
+            proto = "ib-staged";
+        } else {
+            long c = Math.min(chunk, t.bytes);
+            stage = 2 * c / stageBw;       // pipeline fill and drain; the rest overlaps the wire
+            wire = t.bytes / Math.min(ibBw, stageBw);
+            proto = "ib-pipelined";
+        }
+        long ready = now + Math.round(pack);
+        int hca = topo.ibHca(t.src);
+        int up = topo.ibUp(t.src);
+        int down = topo.ibDown(t.dst);
+        long start = Math.max(ready, Math.max(tl.busyUntil(hca), Math.max(tl.busyUntil(up), tl.busyUntil(down))));
+        long hcaEnd = start + Math.round(rndv + stage + wire);
+        reserveMax(tl, hca, hcaEnd);
+        long linkEnd = start + Math.round(rndv + t.bytes / ibLinkBw);
+        reserveMax(tl, up, linkEnd);
+        reserveMax(tl, down, linkEnd);
+        out.start = start;
+        out.senderDone = hcaEnd;
+        out.visibleAt = hcaEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
+        out.engine = hca;
+        out.protocol = (t.bytes > ibEagerLimit ? "ib-rndv-" : "ib-eager-") + proto + (packed ? "-packed" : "");
+        return out;
+    }
+
+    private static int earliest(Timelines tl, int first, int n) {
+        int best = first;
+        long bt = tl.busyUntil(first);
+        for (int i = 1; i < n; i++) {
+            long v = tl.busyUntil(first + i);
+            if (v < bt) {
+                bt = v;
+                best = first + i;
+            }
+        }
+        return best;
+    }
+
+    private static void reserveMax(Timelines tl, int res, long end) {
+        while (true) {
+            long cur = tl.busyUntil(res);
+            if (cur >= end || tl.reserve(res, cur, end)) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package org.hympj.shm.model;
+
+/** One message as the timing model sees it. Mutable and reused: planning allocates nothing. */
+public final class Transfer {
+    /** S5's transfer modes: M = a registered segment, B = a bounce buffer (a heap array). */
+    public enum Mode { MTOM, BTOM, MTOB, BTOB }
+
+    public Fabric fabric;
+    public int src;
+    public int dst;
+    public long bytes;
+    public Layout layout = Layout.CONTIGUOUS;
+    /** Contiguous blocks in the layout (1 for contiguous). */
+    public long blocks = 1;
+    /** Primitive elements (for per-element pack costs). */
+    public long elements;
+    public Mode mode = Mode.BTOB;
+    /** Persistent: descriptors registered once, in a mode fixed by {@link #chainLength}. */
+    public boolean persistent;
+    /** Descriptors in this rank's persistent chain on the engine (register mode holds 16). */
+    public int chainLength = 1;
+    /** Identity of a non-persistent transfer's descriptor, for the descriptor cache. */
+    public long cacheKey;
+
+    public Transfer set(Fabric f, int src, int dst, long bytes, Layout layout, long blocks, long elements) {
+        this.fabric = f;
+        this.src = src;
+        this.dst = dst;
+        this.bytes = bytes;
+        this.layout = layout;
+        this.blocks = blocks;
+        this.elements = elements;
+        return this;
+    }
+}
