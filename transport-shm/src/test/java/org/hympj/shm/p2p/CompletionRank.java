@@ -41,7 +41,7 @@ public final class CompletionRank {
             Protocol proto = Protocol.of(mpj);
             print(proto.toString());
             SIZES = new int[] {4, proto.bulkDoubles(), 0, proto.rendezvousDoubles(), 100, proto.eagerDoubles()};
-            capacity = proto.rendezvousDoubles();
+            capacity = java.util.Arrays.stream(SIZES).max().getAsInt();
             if (selected(args, "wait-any")) {
                 waitAny(c);
                 done(c, "wait-any");

@@ -50,9 +50,9 @@ public final class MatchingRank {
             print(proto.toString());
             orderSizes = new int[] {0, 1, proto.inlineLimit / 8, proto.bulkDoubles(), proto.eagerDoubles(),
                 proto.rendezvousDoubles(), 2048, 2 * proto.eagerDoubles()};
-            orderCapacity = 2 * proto.eagerDoubles();
+            orderCapacity = java.util.Arrays.stream(orderSizes).max().getAsInt();
             wildSizes = new int[] {1, proto.rendezvousDoubles(), 0, proto.bulkDoubles(), proto.eagerDoubles(), 7};
-            wildCapacity = proto.rendezvousDoubles();
+            wildCapacity = java.util.Arrays.stream(wildSizes).max().getAsInt();
             if (selected(args, "order")) {
                 order(c);
                 done(c, "order");
@@ -191,7 +191,7 @@ public final class MatchingRank {
         int[] sizes = {proto.eagerDoubles(), proto.bulkDoubles(), 3};
         Mem[] out = new Mem[m];
         Request[] sends = new Request[m];
-        Mem in = Mem.array(Primitive.DOUBLE, proto.eagerDoubles());
+        Mem in = Mem.array(Primitive.DOUBLE, Math.max(3, Math.max(sizes[0], sizes[1])));
         for (int round = 0; round < 2; round++) {
             for (int k = 0; k < m; k++) {
                 out[k] = Mem.array(Primitive.DOUBLE, sizes[k % 3]);
@@ -286,7 +286,7 @@ public final class MatchingRank {
     static void postedOrder(Comm c) {
         int right = right(c, 1);
         int left = left(c, 1);
-        int cap = proto.eagerLimit / 4 + 1;   // ints
+        int cap = Math.max(16, proto.eagerLimit / 4 + 1);   // ints: a rendezvous message
         for (int unexpected = 0; unexpected < 2; unexpected++) {
             int salt = 500 + 10 * unexpected;
             Mem[] in = new Mem[3];
@@ -424,12 +424,19 @@ public final class MatchingRank {
                 }
             }
         }
-        // blocking send to self (eager: completes without a receive), then receive
+        // blocking send to self (if eager it completes without a receive), then receive
         Mem out = Mem.array(Primitive.INT, 100);
         Mem in = Mem.array(Primitive.INT, 100);
         out.fill(0, 100, me, 777);
-        c.send(out.buffer(), 0, 100, Datatype.INT, me, 77);
-        checkStatus(c.recv(in.buffer(), 0, 100, Datatype.INT, me, 77), me, 77, 400, "blocking self-send");
+        if (400 <= proto.eagerLimit) {
+            c.send(out.buffer(), 0, 100, Datatype.INT, me, 77);
+            checkStatus(c.recv(in.buffer(), 0, 100, Datatype.INT, me, 77), me, 77, 400, "blocking self-send");
+        } else {
+            // a rendezvous send to itself blocks until received (as MPI allows): use isend
+            Request s = c.isend(out.buffer(), 0, 100, Datatype.INT, me, 77);
+            checkStatus(c.recv(in.buffer(), 0, 100, Datatype.INT, me, 77), me, 77, 400, "rendezvous self-send");
+            s.waitFor();
+        }
         in.checkRun(0, 100, me, 777, 0, "blocking self-send");
         // sendrecv with itself, rendezvous size
         Mem big = Mem.array(Primitive.DOUBLE, 100_000);

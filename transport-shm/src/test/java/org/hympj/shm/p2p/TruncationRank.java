@@ -59,8 +59,8 @@ public final class TruncationRank {
 
     static void contiguous(Comm c) {
         // eager: inline (100 doubles) and through the bulk region, into room for less (and 0)
-        int bulk = proto.bulkDoubles();
-        int eager = proto.eagerDoubles();
+        int bulk = Math.max(2, proto.bulkDoubles());     // (a configuration may have no inline or no eager range)
+        int eager = Math.max(8, proto.eagerDoubles());
         for (int unexpected = 0; unexpected < 2; unexpected++) {
             boolean u = unexpected == 1;
             truncate(c, false, false, 100, 60, u);

@@ -50,10 +50,15 @@ public final class MultiRank {
 
     /** Runs N ranks of {@code main}; asserts exit 0 and that every rank passed each scenario and finalized. */
     public static JobResult runAndPass(int np, Class<?> main, String[] scenarios, String... args) {
-        JobResult r = launch(spec(np, main, args));
+        return runAndPass(spec(np, main, args), scenarios);
+    }
+
+    /** Runs the job; asserts exit 0 and that every rank passed each scenario and finalized. */
+    public static JobResult runAndPass(LaunchSpec spec, String[] scenarios) {
+        JobResult r = launch(spec);
         assertEquals(0, r.exitCode(), () -> "job failed\n" + report(r));
-        assertPassed(r, np, scenarios);
-        assertPassed(r, np, FINALIZED);
+        assertPassed(r, spec.np(), scenarios);
+        assertPassed(r, spec.np(), FINALIZED);
         return r;
     }
 
