@@ -7,6 +7,8 @@ import java.nio.file.Paths;
 import org.hympj.api.Comm;
 import org.hympj.api.Mpj;
 import org.hympj.api.MpjException;
+import org.hympj.shm.emu.FabricTiming;
+import org.hympj.shm.emu.SharedTimelines;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
@@ -39,7 +41,12 @@ public final class ShmMpj extends Mpj {
         this.ownsJob = ownsJob;
         this.control = job.openControl();
         ShmFabric fabric = new ShmFabric(job, rank);
-        this.engine = new Engine(fabric, job.config(), control, !ownsJob);
+        FabricTiming timing = null;
+        if (!job.config().model.equals("none")) {
+            timing = new FabricTiming(FabricTiming.modelFor(job.config()), new SharedTimelines(fabric.timelines()),
+                job.config(), rank, Runtime.getRuntime().availableProcessors());
+        }
+        this.engine = new Engine(fabric, job.config(), control, !ownsJob, timing);
         this.world = new ShmComm(engine, new SegmentAllocator(fabric),
             org.hympj.shm.pml.CollectiveChoice.barrier(job.config()));
         control.register(rank, ProcessHandle.current().pid());

@@ -24,6 +24,8 @@ import org.hympj.shm.job.JobDirectory;
 public final class ShmFabric implements AutoCloseable {
     private final int rank;
     private final int size;
+    private final int channels;
+    /** [channel * size + peer] */
     private final OneToOneRingBuffer[] outbound;
     private final OneToOneRingBuffer[] inbound;
     private final MappedByteBuffer[] ringMaps;
@@ -31,6 +33,7 @@ public final class ShmFabric implements AutoCloseable {
     private final MappedByteBuffer[] bulkMaps;
     private final BulkOutbound[] bulkOut;
     private final BulkInbound[] bulkIn;
+    private final MappedByteBuffer timelinesMap;
     private final long[] segmentAddress;
     private final long segmentBytes;
 
@@ -41,14 +44,15 @@ public final class ShmFabric implements AutoCloseable {
         int ringBytes = job.config().ringBytes;
         long slot = JobDirectory.ringSlotBytes(ringBytes);
         int ringLen = ringBytes + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH;
-        outbound = new OneToOneRingBuffer[size];
-        inbound = new OneToOneRingBuffer[size];
+        this.channels = job.config().channels();
+        outbound = new OneToOneRingBuffer[channels * size];
+        inbound = new OneToOneRingBuffer[channels * size];
         ringMaps = new MappedByteBuffer[size];
         segmentMaps = new MappedByteBuffer[size];
         segmentAddress = new long[size];
         bulkMaps = new MappedByteBuffer[size];
-        bulkOut = new BulkOutbound[size];
-        bulkIn = new BulkInbound[size];
+        bulkOut = new BulkOutbound[channels * size];
+        bulkIn = new BulkInbound[channels * size];
         int bulkBytes = job.config().bulkBytes;
         long bulkSlot = JobDirectory.bulkSlotBytes(bulkBytes);
         for (int r = 0; r < size; r++) {
@@ -60,13 +64,25 @@ public final class ShmFabric implements AutoCloseable {
             segmentAddress[r] = BufferUtil.address(segmentMaps[r]);
             bulkMaps[r] = IoUtil.mapExistingFile(job.bulkFile(r).toFile(), "bulk regions of rank " + r);
         }
-        for (int peer = 0; peer < size; peer++) {
-            // my packets to peer live in peer's ring file, slot [rank]
-            outbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[peer], (int) (rank * slot), ringLen));
-            // packets from peer to me live in my ring file, slot [peer]
-            inbound[peer] = new OneToOneRingBuffer(new UnsafeBuffer(ringMaps[rank], (int) (peer * slot), ringLen));
-            bulkOut[peer] = new BulkOutbound(BufferUtil.address(bulkMaps[peer]) + rank * bulkSlot, bulkBytes);
-            bulkIn[peer] = new BulkInbound(BufferUtil.address(bulkMaps[rank]) + peer * bulkSlot, bulkBytes);
+        for (int c = 0; c < channels; c++) {
+            for (int peer = 0; peer < size; peer++) {
+                int i = c * size + peer;
+                // my packets to peer live in peer's ring file, slot [c][rank]
+                outbound[i] = new OneToOneRingBuffer(
+                    new UnsafeBuffer(ringMaps[peer], Math.toIntExact((c * size + rank) * slot), ringLen));
+                // packets from peer to me live in my ring file, slot [c][peer]
+                inbound[i] = new OneToOneRingBuffer(
+                    new UnsafeBuffer(ringMaps[rank], Math.toIntExact((c * size + peer) * slot), ringLen));
+                bulkOut[i] = new BulkOutbound(BufferUtil.address(bulkMaps[peer]) + (c * size + rank) * bulkSlot,
+                    bulkBytes);
+                bulkIn[i] = new BulkInbound(BufferUtil.address(bulkMaps[rank]) + (c * size + peer) * bulkSlot,
+                    bulkBytes);
+            }
+        }
+        if (job.config().emulatesFabrics()) {
+            timelinesMap = IoUtil.mapExistingFile(job.timelinesFile().toFile(), "timelines");
+        } else {
+            timelinesMap = null;
         }
     }
 
@@ -78,24 +94,34 @@ public final class ShmFabric implements AutoCloseable {
         return size;
     }
 
-    /** The ring my packets to {@code peer} go into. */
-    public OneToOneRingBuffer ring(int peer) {
-        return outbound[peer];
+    /** Ring and bulk sets per ordered pair: 1 natively; 2 when emulating (0 = TCA, 1 = IB). */
+    public int channels() {
+        return channels;
     }
 
-    /** The ring packets from {@code peer} arrive in. */
-    public OneToOneRingBuffer inbound(int peer) {
-        return inbound[peer];
+    /** The ring my packets to {@code peer} on {@code channel} go into. */
+    public OneToOneRingBuffer ring(int channel, int peer) {
+        return outbound[channel * size + peer];
     }
 
-    /** The bulk region my large payloads to {@code peer} go into. */
-    public BulkOutbound bulkTo(int peer) {
-        return bulkOut[peer];
+    /** The ring packets from {@code peer} on {@code channel} arrive in. */
+    public OneToOneRingBuffer inbound(int channel, int peer) {
+        return inbound[channel * size + peer];
     }
 
-    /** The bulk region large payloads from {@code peer} arrive in. */
-    public BulkInbound bulkFrom(int peer) {
-        return bulkIn[peer];
+    /** The bulk region my large payloads to {@code peer} on {@code channel} go into. */
+    public BulkOutbound bulkTo(int channel, int peer) {
+        return bulkOut[channel * size + peer];
+    }
+
+    /** The bulk region large payloads from {@code peer} on {@code channel} arrive in. */
+    public BulkInbound bulkFrom(int channel, int peer) {
+        return bulkIn[channel * size + peer];
+    }
+
+    /** The shared engine/link timelines (null when the job emulates no fabric). */
+    public org.agrona.concurrent.AtomicBuffer timelines() {
+        return timelinesMap == null ? null : new UnsafeBuffer(timelinesMap);
     }
 
     /** Absolute address of the first byte of {@code rank}'s segment in this process. */

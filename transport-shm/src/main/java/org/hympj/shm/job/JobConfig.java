@@ -36,6 +36,12 @@ public final class JobConfig {
     public final String idle;
     /** Collective algorithm choices, e.g. "barrier=ring" ("" = defaults). */
     public final String coll;
+    /** Route policy: "auto" (native shm without a model; with one, TCA where it reaches, else IB), "tca", "ib". */
+    public final String route;
+    /** Time dilation of the model: modelled durations last this many times longer in real time (0 = default). */
+    public final double dilation;
+    /** The job's time origin (System.nanoTime, one clock for all processes of the machine). */
+    public final long epochNanos;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
@@ -47,6 +53,13 @@ public final class JobConfig {
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
+        this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime());
+    }
+
+    private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
+                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
+                      String idle, String coll, String route, double dilation, long epochNanos) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -80,6 +93,39 @@ public final class JobConfig {
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.idle = idle;
         this.coll = coll == null ? "" : coll;
+        if (!route.equals("auto") && !route.equals("tca") && !route.equals("ib")) {
+            throw new IllegalArgumentException("route must be auto, tca or ib, was " + route);
+        }
+        if (dilation < 0) {
+            throw new IllegalArgumentException("time dilation must be >= 1 (or 0 for the default), was " + dilation);
+        }
+        this.route = route;
+        this.dilation = dilation;
+        this.epochNanos = epochNanos;
+    }
+
+    /** A copy with the fabric settings: route policy and time dilation (0 = default). */
+    public JobConfig withTiming(String route, double dilation) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos);
+    }
+
+    /** True when messages take emulated fabrics (a model, or a forced route), with one ring set per fabric. */
+    public boolean emulatesFabrics() {
+        return !model.equals("none") || !route.equals("auto");
+    }
+
+    /** Ring (and bulk) sets per ordered pair: 1 natively, 2 (TCA, IB) when fabrics are emulated. */
+    public int channels() {
+        return emulatesFabrics() ? 2 : 1;
+    }
+
+    /** The dilation in force: as set, or by default 10 with no more ranks than cores and 50 per rank/core ratio beyond. */
+    public double effectiveDilation(int cores) {
+        if (dilation > 0) {
+            return dilation;
+        }
+        return size <= cores ? 10 : 50.0 * Math.ceil((double) size / cores);
     }
 
     static int maxInline(int ringBytes) {
@@ -117,7 +163,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll);
+            model, subcluster, idle, coll, route, dilation, epochNanos);
     }
 
     /**
@@ -153,6 +199,9 @@ public final class JobConfig {
         p.setProperty("subcluster", Integer.toString(subcluster));
         p.setProperty("idle", idle);
         p.setProperty("coll", coll);
+        p.setProperty("route", route);
+        p.setProperty("dilation", Double.toString(dilation));
+        p.setProperty("epoch.nanos", Long.toString(epochNanos));
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -169,7 +218,8 @@ public final class JobConfig {
             Integer.parseInt(p.getProperty("bulk.bytes")), Integer.parseInt(p.getProperty("inline.limit")),
             Integer.parseInt(p.getProperty("eager.limit")), p.getProperty("model", "none"),
             Integer.parseInt(p.getProperty("subcluster", p.getProperty("size"))), p.getProperty("idle", "auto"),
-            p.getProperty("coll", ""));
+            p.getProperty("coll", ""), p.getProperty("route", "auto"),
+            Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

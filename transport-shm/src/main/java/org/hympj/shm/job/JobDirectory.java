@@ -69,6 +69,16 @@ public final class JobDirectory {
         return dir.resolve("r" + rank + ".seg");
     }
 
+    /** Engine and link timelines of the emulated fabrics (only when the job emulates them). */
+    public Path timelinesFile() {
+        return dir.resolve("job.timelines");
+    }
+
+    /** Bytes of the timelines file: room for 64 resources per rank. */
+    public static long timelinesBytes(int ranks) {
+        return 64L * 8 * ranks;
+    }
+
     public Path controlFile() {
         return dir.resolve("job.ctl");
     }
@@ -81,8 +91,9 @@ public final class JobDirectory {
 
     /** Bytes of /dev/shm the whole job may use. */
     public static long bytesNeeded(JobConfig c) {
-        return (long) c.size * (c.segmentBytes + c.size * (ringSlotBytes(c.ringBytes) + bulkSlotBytes(c.bulkBytes)))
-            + JobControl.fileSize(c.size) + 4096;
+        return (long) c.size * (c.segmentBytes
+            + (long) c.channels() * c.size * (ringSlotBytes(c.ringBytes) + bulkSlotBytes(c.bulkBytes)))
+            + JobControl.fileSize(c.size) + timelinesBytes(c.size) + 4096;
     }
 
     /**
@@ -101,16 +112,19 @@ public final class JobDirectory {
                     + " plus a %d MiB margin, and %d MiB are free; lower --segment-size, --ring-size or --bulk-size, or free %s "
                     + "(bin/mpjrun --clean removes jobs left by dead launchers)",
                 root, config.size, need >> 20, config.segmentBytes >> 20,
-                (config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
+                (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
         }
         Path dir = root.resolve(PREFIX + config.jobId);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         JobDirectory jd = new JobDirectory(dir, config);
         try {
             for (int r = 0; r < config.size; r++) {
-                jd.createFile(jd.ringFile(r), config.size * ringSlotBytes(config.ringBytes));
-                jd.createFile(jd.bulkFile(r), config.size * bulkSlotBytes(config.bulkBytes));
+                jd.createFile(jd.ringFile(r), (long) config.channels() * config.size * ringSlotBytes(config.ringBytes));
+                jd.createFile(jd.bulkFile(r), (long) config.channels() * config.size * bulkSlotBytes(config.bulkBytes));
                 jd.createFile(jd.segmentFile(r), config.segmentBytes);
+            }
+            if (config.emulatesFabrics()) {
+                jd.createFile(jd.timelinesFile(), timelinesBytes(config.size));
             }
             Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));
             JobControl.create(ctlTmp, config.size).close();

@@ -41,6 +41,8 @@ public final class LaunchSpec {
     int subcluster = 0;
     String idle = "auto";
     String coll = "";
+    String route = "auto";
+    double dilation = 0;
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
     Duration abortGrace = Duration.ofSeconds(2);
@@ -130,6 +132,18 @@ public final class LaunchSpec {
     /** Collective algorithm choices, e.g. "barrier=ring" (rd = recursive doubling, dissemination). */
     public LaunchSpec coll(String c) {
         this.coll = c;
+        return this;
+    }
+
+    /** Route policy: auto, tca or ib. */
+    public LaunchSpec route(String r) {
+        this.route = r;
+        return this;
+    }
+
+    /** Time dilation of the model (0 = default from ranks and cores). */
+    public LaunchSpec timeDilation(double d) {
+        this.dilation = d;
         return this;
     }
 

@@ -59,10 +59,6 @@ public final class Launcher {
         if (spec.mainClass == null || spec.mainClass.isEmpty()) {
             throw new IllegalArgumentException("no main class given");
         }
-        if (!"none".equals(spec.model)) {
-            throw new IllegalArgumentException("--model " + spec.model
-                + ": only 'none' (native shared memory) is implemented so far; the fabric models come next");
-        }
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
@@ -71,7 +67,11 @@ public final class Launcher {
         int eager = spec.eagerLimit >= 0 ? spec.eagerLimit : Math.max(inline, JobConfig.defaultEagerLimit(bulk));
         JobConfig config = JobConfig.defaults(jobId, spec.np)
             .with(spec.segmentBytes, ring, bulk, inline, eager, spec.model,
-                spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle, spec.coll);
+                spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle, spec.coll)
+            .withTiming(spec.route, spec.dilation);
+        if (!config.model.equals("none")) {
+            org.hympj.shm.emu.FabricTiming.modelFor(config); // a bad --model fails here, before any rank starts
+        }
         org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
         JobDirectory job = JobDirectory.create(config);
         Running running = new Running(spec, job);

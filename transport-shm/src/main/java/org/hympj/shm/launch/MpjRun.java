@@ -29,7 +29,9 @@ public final class MpjRun {
         "  -np N                 number of ranks (JVMs), required",
         "  -cp, --classpath CP   class path of the application, added to HyMPJ's own",
         "  --subcluster S        TCA subcluster size (ranks 0..S-1, S..2S-1, ...); default: all ranks",
-        "  --model none          timing model; only 'none' (native shared memory) exists so far",
+        "  --model M             timing model: none (native shared memory, default), ha-pacs, tofu, or a properties file",
+        "  --route R             fabric per message: auto (default), tca (an error outside the subcluster), ib",
+        "  --time-dilation D     modelled durations last D times longer in real time (default: from ranks and cores)",
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
         "  --tag-output          prefix every output line with [rank]",
         "  --segment-size BYTES  registered shared segment per rank (k/m/g suffixes); default 64m",
@@ -110,6 +112,17 @@ public final class MpjRun {
                     break;
                 case "--eager-limit":
                     spec.eagerLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    break;
+                case "--route":
+                    spec.route(value(argv, ++i, a));
+                    break;
+                case "--time-dilation":
+                    try {
+                        spec.timeDilation(Double.parseDouble(value(argv, i + 1, a)));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + " expects a number, got '" + argv[i + 1] + "'");
+                    }
+                    i++;
                     break;
                 case "--coll":
                     spec.coll(value(argv, ++i, a));

@@ -4,49 +4,64 @@ import java.util.ArrayDeque;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.hympj.api.Comm;
 import org.hympj.api.MpjException;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 import org.hympj.api.TruncationException;
+import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
+import org.hympj.shm.model.Fabric;
 import org.hympj.spi.ProgressEngine;
 
 /**
  * The point-to-point engine of one rank (Open MPI's PML): matching, the eager and
- * rendezvous protocols over the fabric, and progress. Single-threaded: everything runs in
- * the thread that calls the communicator, inside library calls; no thread runs in the
+ * rendezvous protocols over the fabric channels, and progress. Single-threaded: everything
+ * runs in the thread that calls the communicator, inside library calls; no thread runs in the
  * background.
  *
  * <p>Rendezvous chooses the fewest copies the buffers allow: receive buffer contiguous in
  * the receiver's segment ⇒ the sender puts straight into it (then FIN); else send buffer
- * contiguous in the sender's segment ⇒ the receiver copies straight out of it (then ACK);
- * else the sender streams FRAG packets through the ring, so its copy-in and the receiver's
- * copy-out overlap (a pipeline through bounce buffers).
+ * contiguous in the sender's segment ⇒ the receiver copies straight out of it (then ACK;
+ * native only: TCA can only write, and under a model every transfer is the sender's put);
+ * else the sender streams pieces, so its copy-in and the receiver's copy-out overlap.
+ *
+ * <p>Emulated fabrics: every message takes a channel (0 = TCA, 1 = IB), chosen once per call
+ * or per persistent request. Under a timing model the sender plans each message on the
+ * model when its data starts to move; its packets carry the instant the data is visible at
+ * the receiver, which leaves them in the ring until then, and the send completes when the
+ * modelled engine is done.
  */
-public final class Engine implements ProgressEngine, MessageHandler {
+public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
     private static final int READ_LIMIT = 64;
+    /** Waits for a modelled instant closer than this yield instead of parking (parks overshoot by ~60 us). */
+    private static final long SHORT_WAIT_NS = 2_000_000L;
 
     private final ShmFabric fabric;
     private final JobControl control;
+    private final JobConfig config;
     private final int rank;
     private final int size;
+    private final int channels;
     private final int inlineLimit;
     private final int eagerLimit;
     private final int fragPayload;
     private final int bulkChunk;
     private final Packer packer = new Packer();
     private final Idler idler;
+    /** The timing model's view, or null (native, or fabrics forced without a model). */
+    private final FabricTiming timing;
     private final int[] sendSeq;
     private final int[] recvSeq;
+    /** Outbound packets that did not fit, per [channel * size + dest], in order. */
     private final ArrayDeque<Outbound>[] pending;
     private int pendingCount;
     private MatchQueue[] contexts = new MatchQueue[4];
@@ -57,24 +72,35 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private Unexpected freeUnexpected;
     private Control freeControl;
     private int currentSource;
+    private int currentChannel;
     /** Packets written so far: a wait that wrote something made progress, even if nothing arrived. */
     private long written;
+    /** The clock of the current progress pass, read once per pass when a model is on. */
+    private long now;
+    /** Earliest modelled instant something waits for (a gated packet, a timed completion). */
+    private long wakeAt = Long.MAX_VALUE;
+    private Req[] timed = new Req[16];
+    private long[] timedAt = new long[16];
+    private int timedCount;
 
     @SuppressWarnings("unchecked")
-    public Engine(ShmFabric fabric, JobConfig config, JobControl control, boolean launched) {
+    public Engine(ShmFabric fabric, JobConfig config, JobControl control, boolean launched, FabricTiming timing) {
         this.fabric = fabric;
         this.control = control;
+        this.config = config;
         this.rank = fabric.rank();
         this.size = fabric.size();
+        this.channels = fabric.channels();
         this.inlineLimit = config.inlineLimit;
         this.eagerLimit = config.eagerLimit;
-        this.fragPayload = fabric.ring(rank).maxMsgLength() - Packets.FRAG_HEADER;
+        this.fragPayload = fabric.ring(0, rank).maxMsgLength() - Packets.FRAG_HEADER;
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
+        this.timing = timing;
         this.sendSeq = new int[size];
         this.recvSeq = new int[size];
-        this.pending = new ArrayDeque[size];
-        for (int i = 0; i < size; i++) {
+        this.pending = new ArrayDeque[channels * size];
+        for (int i = 0; i < pending.length; i++) {
             pending[i] = new ArrayDeque<>();
         }
     }
@@ -89,6 +115,11 @@ public final class Engine implements ProgressEngine, MessageHandler {
 
     public ShmFabric fabric() {
         return fabric;
+    }
+
+    /** The timing model's view (null when no model is on). */
+    public FabricTiming timing() {
+        return timing;
     }
 
     int eagerLimit() {
@@ -118,14 +149,72 @@ public final class Engine implements ProgressEngine, MessageHandler {
         nextContext = Math.max(nextContext, next);
     }
 
+    // ------------------------------------------------------------------ routes
+
+    /**
+     * The channel a message to {@code dest} (a world rank) takes. Natively there is one;
+     * emulating, {@code --route tca} forces TCA (an error outside the subcluster, naming both
+     * ranks), {@code ib} forces IB, {@code auto} takes TCA where it reaches and IB elsewhere.
+     *
+     * @throws IllegalArgumentException for a TCA route to a rank outside this rank's subcluster
+     */
+    int channelFor(int dest, String op) {
+        if (channels == 1 || dest == Comm.PROC_NULL) {
+            return 0;
+        }
+        boolean reaches = tcaReaches(rank, dest);
+        switch (config.route) {
+            case "tca":
+                if (!reaches) {
+                    throw new IllegalArgumentException(op + ": --route tca, but rank " + dest + " is outside rank "
+                        + rank + "'s TCA subcluster (ranks " + subclusterFirst(rank) + ".."
+                        + (subclusterFirst(rank) + config.subcluster - 1) + "); only IB reaches it");
+                }
+                return 0;
+            case "ib":
+                return 1;
+            default:
+                return reaches ? 0 : 1;
+        }
+    }
+
+    private boolean tcaReaches(int a, int b) {
+        return timing != null ? timing.model().topology().tcaReaches(a, b) : a / config.subcluster == b / config.subcluster;
+    }
+
+    private int subclusterFirst(int r) {
+        return r - r % config.subcluster;
+    }
+
+    static Fabric fabricOf(int channel) {
+        return channel == 0 ? Fabric.TCA : Fabric.IB;
+    }
+
+    /** A persistent send over TCA keeps its descriptors on this rank's DMACs (register mode holds 16 each). */
+    void registerPersistent(SendReq s) {
+        if (timing != null && s.channel == 0) {
+            timing.registerPersistentTca();
+        }
+    }
+
     // ------------------------------------------------------------------ progress
 
     @Override
     public int progress() {
         int work = 0;
-        for (int s = 0; s < size; s++) {
-            currentSource = s;
-            work += fabric.inbound(s).read(this, READ_LIMIT);
+        if (timing != null) {
+            now = System.nanoTime();
+            wakeAt = Long.MAX_VALUE;
+            if (timedCount > 0) {
+                work += completeTimed();
+            }
+        }
+        for (int c = 0; c < channels; c++) {
+            currentChannel = c;
+            for (int s = 0; s < size; s++) {
+                currentSource = s;
+                work += fabric.inbound(c, s).controlledRead(this, READ_LIMIT);
+            }
         }
         if (pendingCount > 0) {
             long before = written;
@@ -133,6 +222,41 @@ public final class Engine implements ProgressEngine, MessageHandler {
             work += (int) (written - before);
         }
         return work;
+    }
+
+    /** Completes the requests whose modelled completion instant has passed. */
+    private int completeTimed() {
+        int done = 0;
+        for (int i = 0; i < timedCount; ) {
+            if (timedAt[i] - now <= 0) {
+                timed[i].complete();
+                timedCount--;
+                timed[i] = timed[timedCount];
+                timedAt[i] = timedAt[timedCount];
+                timed[timedCount] = null;
+                done++;
+            } else {
+                wakeAt = Math.min(wakeAt, timedAt[i]);
+                i++;
+            }
+        }
+        return done;
+    }
+
+    /** Completes {@code r} now, or once the real clock reaches {@code at}. */
+    private void completeAt(Req r, long at) {
+        if (at == 0 || at - System.nanoTime() <= 0) {
+            r.complete();
+            return;
+        }
+        if (timedCount == timed.length) {
+            timed = java.util.Arrays.copyOf(timed, timedCount * 2);
+            timedAt = java.util.Arrays.copyOf(timedAt, timedCount * 2);
+        }
+        timed[timedCount] = r;
+        timedAt[timedCount] = at;
+        timedCount++;
+        wakeAt = Math.min(wakeAt, at);
     }
 
     /** Blocks until {@code r}'s transfer is done. */
@@ -150,6 +274,8 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private void idle(int work) {
         if (work > 0) {
             idler.reset();
+        } else if (wakeAt != Long.MAX_VALUE && wakeAt - System.nanoTime() < SHORT_WAIT_NS) {
+            idler.idleBriefly(); // a modelled instant is near: parking would overshoot it
         } else {
             idler.idle();
         }
@@ -285,7 +411,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
     /** Progress until every pending outbound packet is written (at finalize). */
     public void flush() {
         idler.reset();
-        while (pendingCount > 0) {
+        while (pendingCount > 0 || timedCount > 0) {
             idle(progress());
         }
     }
@@ -293,6 +419,8 @@ public final class Engine implements ProgressEngine, MessageHandler {
     // ------------------------------------------------------------------ sends
 
     void startSend(SendReq s) {
+        s.visibleAt = 0;
+        s.senderDoneAt = 0;
         if (s.dest == Comm.PROC_NULL) {
             s.complete();
             return;
@@ -300,20 +428,32 @@ public final class Engine implements ProgressEngine, MessageHandler {
         s.seq = sendSeq[s.dest]++;
         if (s.buf.bytes <= eagerLimit) {
             s.emit = SendReq.EMIT_EAGER;
+            plan(s, false); // an eager message starts to move now
         } else {
             s.emit = SendReq.EMIT_RTS;
             s.sendId = rndvSends.add(s);
         }
-        ArrayDeque<Outbound> q = pending[s.dest];
+        ArrayDeque<Outbound> q = pending[s.channel * size + s.dest];
         if (!q.isEmpty() || !emitSend(s)) {
             q.addLast(s);
             pendingCount++;
         }
     }
 
+    /** Plans the message's transfer on the model (no-op without one). */
+    private void plan(SendReq s, boolean dstInSegment) {
+        if (timing == null) {
+            return;
+        }
+        timing.plan(fabricOf(s.channel), s.dest, s.buf.type, s.buf.count, s.buf.bytes, s.buf.base == null,
+            dstInSegment, s.persistent, System.nanoTime());
+        s.visibleAt = timing.visibleAtReal;
+        s.senderDoneAt = timing.senderDoneReal;
+    }
+
     /** Writes what the send can write now; true when it has nothing more to write. */
     boolean emitSend(SendReq s) {
-        OneToOneRingBuffer ring = fabric.ring(s.dest);
+        OneToOneRingBuffer ring = fabric.ring(s.channel, s.dest);
         switch (s.emit) {
             case SendReq.EMIT_EAGER: {
                 int n = (int) s.buf.bytes;
@@ -325,14 +465,15 @@ public final class Engine implements ProgressEngine, MessageHandler {
                     return false;
                 }
                 AtomicBuffer b = ring.buffer();
-                b.putInt(idx, s.ctx);
-                b.putInt(idx + 4, s.tag);
-                b.putInt(idx + 8, s.seq);
+                b.putLong(idx, s.visibleAt);
+                b.putInt(idx + Packets.B, s.ctx);
+                b.putInt(idx + Packets.B + 4, s.tag);
+                b.putInt(idx + Packets.B + 8, s.seq);
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
                     null, b.addressOffset() + idx + Packets.EAGER_HEADER, n);
                 ring.commit(idx);
                 written++;
-                s.complete();
+                completeAt(s, s.senderDoneAt);
                 return true;
             }
             case SendReq.EMIT_RTS: {
@@ -340,13 +481,16 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 if (idx < 0) {
                     return false;
                 }
+                // pulling from our segment is a read: native only (TCA writes; a model plans sender puts)
+                boolean pullable = channels == 1 && timing == null;
                 AtomicBuffer b = ring.buffer();
-                b.putInt(idx, s.ctx);
-                b.putInt(idx + 4, s.tag);
-                b.putInt(idx + 8, s.seq);
-                b.putInt(idx + 12, s.sendId);
-                b.putLong(idx + 16, s.buf.bytes);
-                b.putLong(idx + 24, s.buf.segOffset);
+                b.putLong(idx, 0L);
+                b.putInt(idx + Packets.B, s.ctx);
+                b.putInt(idx + Packets.B + 4, s.tag);
+                b.putInt(idx + Packets.B + 8, s.seq);
+                b.putInt(idx + Packets.B + 12, s.sendId);
+                b.putLong(idx + Packets.B + 16, s.buf.bytes);
+                b.putLong(idx + Packets.B + 24, pullable ? s.buf.segOffset : -1L);
                 ring.commit(idx);
                 written++;
                 return true; // now waits for CTS or ACK
@@ -362,7 +506,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
      * payloads) the message falls back to rendezvous, which never needs bulk space.
      */
     private boolean emitBulkEager(SendReq s, OneToOneRingBuffer ring, int n) {
-        BulkOutbound bulk = fabric.bulkTo(s.dest);
+        BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
         long start = bulk.tryReserve(n);
         if (start < 0) {
             s.emit = SendReq.EMIT_RTS;
@@ -376,14 +520,15 @@ public final class Engine implements ProgressEngine, MessageHandler {
         packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0, null, bulk.address(start), n);
         bulk.commit(start, n);
         AtomicBuffer b = ring.buffer();
-        b.putInt(idx, s.ctx);
-        b.putInt(idx + 4, s.tag);
-        b.putInt(idx + 8, s.seq);
-        b.putInt(idx + 12, n);
-        b.putLong(idx + 16, start);
+        b.putLong(idx, s.visibleAt);
+        b.putInt(idx + Packets.B, s.ctx);
+        b.putInt(idx + Packets.B + 4, s.tag);
+        b.putInt(idx + Packets.B + 8, s.seq);
+        b.putInt(idx + Packets.B + 12, n);
+        b.putLong(idx + Packets.B + 16, start);
         ring.commit(idx); // release: the receiver sees the payload once it sees the notice
         written++;
-        s.complete();
+        completeAt(s, s.senderDoneAt);
         return true;
     }
 
@@ -393,7 +538,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
      * through the packet ring itself while the bulk region is full.
      */
     private boolean emitStream(SendReq s, OneToOneRingBuffer ring) {
-        BulkOutbound bulk = fabric.bulkTo(s.dest);
+        BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
         while (s.streamed < s.accept) {
             int chunk = (int) Math.min(bulkChunk, s.accept - s.streamed);
             long start = bulk.tryReserve(chunk);
@@ -406,10 +551,11 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
                     null, bulk.address(start), chunk);
                 bulk.commit(start, chunk);
-                b.putInt(idx, s.recvId);
-                b.putInt(idx + 4, chunk);
-                b.putLong(idx + 8, s.streamed);
-                b.putLong(idx + 16, start);
+                b.putLong(idx, s.visibleAt);
+                b.putInt(idx + Packets.B, s.recvId);
+                b.putInt(idx + Packets.B + 4, chunk);
+                b.putLong(idx + Packets.B + 8, s.streamed);
+                b.putLong(idx + Packets.B + 16, start);
                 ring.commit(idx);
                 written++;
             } else {
@@ -418,8 +564,9 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 if (idx < 0) {
                     return false;
                 }
-                b.putInt(idx, s.recvId);
-                b.putLong(idx + 8, s.streamed);
+                b.putLong(idx, s.visibleAt);
+                b.putInt(idx + Packets.B, s.recvId);
+                b.putLong(idx + Packets.B + 8, s.streamed);
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
                     null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
                 ring.commit(idx);
@@ -434,13 +581,13 @@ public final class Engine implements ProgressEngine, MessageHandler {
     private void finishRendezvousSend(SendReq s) {
         rndvSends.release(s.sendId);
         s.sendId = -1;
-        s.complete();
+        completeAt(s, s.senderDoneAt);
     }
 
     private int flushPending() {
         int work = 0;
-        for (int d = 0; d < size; d++) {
-            ArrayDeque<Outbound> q = pending[d];
+        for (int i = 0; i < pending.length; i++) {
+            ArrayDeque<Outbound> q = pending[i];
             Outbound o;
             while ((o = q.peekFirst()) != null) {
                 if (!o.emit()) {
@@ -455,9 +602,9 @@ public final class Engine implements ProgressEngine, MessageHandler {
     }
 
     /** Sends a control packet now if the ring has room and nothing is queued before it, else queues it. */
-    private void sendControl(int dest, int type, int a, int b, long c, long d) {
-        ArrayDeque<Outbound> q = pending[dest];
-        if (q.isEmpty() && writeControl(dest, type, a, b, c, d)) {
+    private void sendControl(int channel, int dest, int type, int a, int b, long c, long d, long vis) {
+        ArrayDeque<Outbound> q = pending[channel * size + dest];
+        if (q.isEmpty() && writeControl(channel, dest, type, a, b, c, d, vis)) {
             return;
         }
         Control k = freeControl;
@@ -466,29 +613,32 @@ public final class Engine implements ProgressEngine, MessageHandler {
         } else {
             k = new Control(this);
         }
+        k.channel = channel;
         k.dest = dest;
         k.type = type;
         k.a = a;
         k.b = b;
         k.c = c;
         k.d = d;
+        k.vis = vis;
         q.addLast(k);
         pendingCount++;
     }
 
-    boolean writeControl(int dest, int type, int a, int b, long c, long d) {
-        OneToOneRingBuffer ring = fabric.ring(dest);
+    boolean writeControl(int channel, int dest, int type, int a, int b, long c, long d, long vis) {
+        OneToOneRingBuffer ring = fabric.ring(channel, dest);
         int len = type == Packets.CTS ? Packets.CTS_LENGTH : Packets.ID_LENGTH;
         int idx = ring.tryClaim(type, len);
         if (idx < 0) {
             return false;
         }
         AtomicBuffer buf = ring.buffer();
-        buf.putInt(idx, a);
+        buf.putLong(idx, vis);
+        buf.putInt(idx + Packets.B, a);
         if (type == Packets.CTS) {
-            buf.putInt(idx + 4, b);
-            buf.putLong(idx + 8, c);
-            buf.putLong(idx + 16, d);
+            buf.putInt(idx + Packets.B + 4, b);
+            buf.putLong(idx + Packets.B + 8, c);
+            buf.putLong(idx + Packets.B + 16, d);
         }
         ring.commit(idx);
         written++;
@@ -517,11 +667,11 @@ public final class Engine implements ProgressEngine, MessageHandler {
         if (u.kind == Packets.EAGER) {
             deliverEager(r, u.source, u.tag, u.data, BYTE_BASE, u.total);
         } else if (u.kind == Packets.EAGER_BULK) {
-            BulkInbound bulk = fabric.bulkFrom(u.source);
+            BulkInbound bulk = fabric.bulkFrom(u.channel, u.source);
             deliverEager(r, u.source, u.tag, null, bulk.address(u.bulkStart), u.total);
             bulk.consumed(u.bulkStart, (int) u.total);
         } else {
-            matchRts(r, u.source, u.tag, u.sendId, u.total, u.srcSegOffset);
+            matchRts(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset);
         }
         releaseUnexpected(u);
     }
@@ -546,27 +696,28 @@ public final class Engine implements ProgressEngine, MessageHandler {
         }
     }
 
-    private void matchRts(RecvReq r, int source, int tag, int sendId, long total, long srcSegOff) {
+    private void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff) {
         long accept = Math.min(total, r.buf.bytes);
         r.accept = accept;
         r.received = 0;
         r.matchedSource = source;
         r.matchedTag = tag;
         r.sentBytes = total;
+        r.channel = channel;
         if (accept == 0) {
-            sendControl(source, Packets.CTS, sendId, -1, 0, -1);
+            sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, 0);
             finishRecv(r, source, tag, 0, total);
         } else if (r.buf.segOffset >= 0) {
             r.recvId = rndvRecvs.add(r);
-            sendControl(source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset);
+            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset, 0);
         } else if (srcSegOff >= 0) {
             packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
                 r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
-            sendControl(source, Packets.ACK, sendId, 0, 0, 0);
+            sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
             finishRecv(r, source, tag, accept, total);
         } else {
             r.recvId = rndvRecvs.add(r);
-            sendControl(source, Packets.CTS, sendId, r.recvId, accept, -1);
+            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, -1, 0);
         }
     }
 
@@ -579,17 +730,26 @@ public final class Engine implements ProgressEngine, MessageHandler {
     // ------------------------------------------------------------------ inbound packets
 
     @Override
-    public void onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+    public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+        if (timing != null) {
+            long vis = buffer.getLong(index);
+            if (vis != 0 && vis - now > 0) {
+                wakeAt = Math.min(wakeAt, vis); // not there yet in modelled time: leave it in the ring
+                return Action.ABORT;
+            }
+        }
         final int src = currentSource;
+        final int ch = currentChannel;
+        final int p = index + Packets.B;
         switch (type) {
             case Packets.EAGER:
             case Packets.EAGER_BULK:
             case Packets.RTS: {
-                int ctx = buffer.getInt(index);
-                int tag = buffer.getInt(index + 4);
-                int seq = buffer.getInt(index + 8);
+                int ctx = buffer.getInt(p);
+                int tag = buffer.getInt(p + 4);
+                int seq = buffer.getInt(p + 8);
                 if (seq != recvSeq[src]) {
-                    // one fabric per pair today keeps order; the reorder buffer comes with the second fabric
+                    // one fabric per pair today keeps order; the reorder buffer comes with the hybrid router
                     throw new MpjException("internal: packet from rank " + src + " out of order (seq " + seq
                         + ", expected " + recvSeq[src] + ")");
                 }
@@ -602,7 +762,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
                     if (r != null) {
                         deliverEager(r, src, tag, null, addr, n);
                     } else {
-                        Unexpected u = newUnexpected(Packets.EAGER, src, tag, n);
+                        Unexpected u = newUnexpected(Packets.EAGER, ch, src, tag, n);
                         if (u.data.length < n) {
                             u.data = new byte[Math.max(n, inlineLimit)];
                         }
@@ -610,26 +770,26 @@ public final class Engine implements ProgressEngine, MessageHandler {
                         mq.addUnexpected(u);
                     }
                 } else if (type == Packets.EAGER_BULK) {
-                    int n = buffer.getInt(index + 12);
-                    long start = buffer.getLong(index + 16);
-                    BulkInbound bulk = fabric.bulkFrom(src);
+                    int n = buffer.getInt(p + 12);
+                    long start = buffer.getLong(p + 16);
+                    BulkInbound bulk = fabric.bulkFrom(ch, src);
                     bulk.arrived(start, n);
                     if (r != null) {
                         deliverEager(r, src, tag, null, bulk.address(start), n);
                         bulk.consumed(start, n);
                     } else {
-                        Unexpected u = newUnexpected(Packets.EAGER_BULK, src, tag, n);
+                        Unexpected u = newUnexpected(Packets.EAGER_BULK, ch, src, tag, n);
                         u.bulkStart = start; // the payload stays in the bulk region until matched
                         mq.addUnexpected(u);
                     }
                 } else {
-                    int sendId = buffer.getInt(index + 12);
-                    long total = buffer.getLong(index + 16);
-                    long srcSeg = buffer.getLong(index + 24);
+                    int sendId = buffer.getInt(p + 12);
+                    long total = buffer.getLong(p + 16);
+                    long srcSeg = buffer.getLong(p + 24);
                     if (r != null) {
-                        matchRts(r, src, tag, sendId, total, srcSeg);
+                        matchRts(r, ch, src, tag, sendId, total, srcSeg);
                     } else {
-                        Unexpected u = newUnexpected(Packets.RTS, src, tag, total);
+                        Unexpected u = newUnexpected(Packets.RTS, ch, src, tag, total);
                         u.sendId = sendId;
                         u.srcSegOffset = srcSeg;
                         mq.addUnexpected(u);
@@ -638,34 +798,36 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 break;
             }
             case Packets.CTS: {
-                SendReq s = rndvSends.get(buffer.getInt(index));
-                int recvId = buffer.getInt(index + 4);
-                long accept = buffer.getLong(index + 8);
-                long dstSeg = buffer.getLong(index + 16);
+                SendReq s = rndvSends.get(buffer.getInt(p));
+                int recvId = buffer.getInt(p + 4);
+                long accept = buffer.getLong(p + 8);
+                long dstSeg = buffer.getLong(p + 16);
                 if (accept == 0) {
                     finishRendezvousSend(s);
                 } else if (dstSeg >= 0) {
                     if (dstSeg + accept > fabric.segmentBytes()) {
                         throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
                     }
+                    plan(s, true); // the put starts now
                     packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
                         null, fabric.segmentAddress(src) + dstSeg, accept);
-                    sendControl(src, Packets.FIN, recvId, 0, 0, 0);
+                    sendControl(ch, src, Packets.FIN, recvId, 0, 0, 0, s.visibleAt);
                     finishRendezvousSend(s);
                 } else {
+                    plan(s, false);
                     s.emit = SendReq.EMIT_STREAM;
                     s.recvId = recvId;
                     s.accept = accept;
                     s.streamed = 0;
-                    ArrayDeque<Outbound> q = pending[src];
+                    ArrayDeque<Outbound> q = pending[ch * size + src];
                     q.addLast(s); // streamed by flushPending, in order behind anything queued
                     pendingCount++;
                 }
                 break;
             }
             case Packets.FRAG: {
-                RecvReq r = rndvRecvs.get(buffer.getInt(index));
-                long offset = buffer.getLong(index + 8);
+                RecvReq r = rndvRecvs.get(buffer.getInt(p));
+                long offset = buffer.getLong(p + 8);
                 int n = length - Packets.FRAG_HEADER;
                 packer.unpack(null, buffer.addressOffset() + index + Packets.FRAG_HEADER, n,
                     r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
@@ -676,11 +838,11 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 break;
             }
             case Packets.FRAG_BULK: {
-                RecvReq r = rndvRecvs.get(buffer.getInt(index));
-                int n = buffer.getInt(index + 4);
-                long offset = buffer.getLong(index + 8);
-                long start = buffer.getLong(index + 16);
-                BulkInbound bulk = fabric.bulkFrom(src);
+                RecvReq r = rndvRecvs.get(buffer.getInt(p));
+                int n = buffer.getInt(p + 4);
+                long offset = buffer.getLong(p + 8);
+                long start = buffer.getLong(p + 16);
+                BulkInbound bulk = fabric.bulkFrom(ch, src);
                 bulk.arrived(start, n);
                 packer.unpack(null, bulk.address(start), n, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
                 bulk.consumed(start, n);
@@ -691,17 +853,18 @@ public final class Engine implements ProgressEngine, MessageHandler {
                 break;
             }
             case Packets.FIN:
-                finishRendezvousRecv(rndvRecvs.get(buffer.getInt(index)));
+                finishRendezvousRecv(rndvRecvs.get(buffer.getInt(p)));
                 break;
             case Packets.ACK:
-                finishRendezvousSend(rndvSends.get(buffer.getInt(index)));
+                finishRendezvousSend(rndvSends.get(buffer.getInt(p)));
                 break;
             default:
                 throw new MpjException("internal: unknown packet type " + type + " from rank " + src);
         }
+        return Action.CONTINUE;
     }
 
-    private Unexpected newUnexpected(int kind, int src, int tag, long total) {
+    private Unexpected newUnexpected(int kind, int channel, int src, int tag, long total) {
         Unexpected u = freeUnexpected;
         if (u != null) {
             freeUnexpected = u.next;
@@ -710,6 +873,7 @@ public final class Engine implements ProgressEngine, MessageHandler {
             u = new Unexpected();
         }
         u.kind = kind;
+        u.channel = channel;
         u.source = src;
         u.tag = tag;
         u.total = total;

@@ -75,6 +75,12 @@ final class Idler {
         poll();
     }
 
+    /** An idle step that never parks: for waits on a modelled instant that is near. */
+    void idleBriefly() {
+        Thread.yield();
+        poll();
+    }
+
     /**
      * The failure checks of an idle step without idling, for polling calls (test, iprobe):
      * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing.

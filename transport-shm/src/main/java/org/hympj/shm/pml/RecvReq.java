@@ -9,6 +9,8 @@ final class RecvReq extends Req {
     long accept;
     long received;
     int recvId = -1;
+    /** Channel the rendezvous arrived on (replies go back on it). */
+    int channel;
     int matchedSource;
     int matchedTag;
     long sentBytes;

@@ -11,7 +11,12 @@ final class SendReq extends Req implements Outbound {
     static final int EMIT_STREAM = 2;
 
     int dest;
+    /** The fabric channel (0 natively; 0 = TCA, 1 = IB when emulating), fixed at the call or at init. */
+    int channel;
     int seq;
+    /** Real instants of the planned transfer (0 without a model). */
+    long visibleAt;
+    long senderDoneAt;
     int emit;
     int sendId = -1;
     // streaming state (after a CTS without a segment address)

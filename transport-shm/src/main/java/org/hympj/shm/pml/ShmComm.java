@@ -91,12 +91,14 @@ public class ShmComm implements Comm {
         Args.buffer(op, buf, offset, count, type, segment);
         Args.dest(op, dest, size);
         Args.sendTag(op, tag);
+        engine.channelFor(world(dest), op); // a route error is thrown here, before anything changes
         return bind(s, buf, offset, count, type, dest, tag, ctx);
     }
 
     private SendReq bind(SendReq s, Object buf, int offset, int count, Datatype type, int dest, int tag, int context) {
         s.buf.set(buf, offset, count, type, engine);
         s.dest = world(dest);
+        s.channel = engine.channelFor(s.dest, "send");
         s.tag = tag;
         s.ctx = context;
         return s;
@@ -230,7 +232,9 @@ public class ShmComm implements Comm {
 
     @Override
     public PersistentRequest sendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return prepareSend("sendInit", new SendReq(engine, true), buf, offset, count, type, dest, tag);
+        SendReq s = prepareSend("sendInit", new SendReq(engine, true), buf, offset, count, type, dest, tag);
+        engine.registerPersistent(s); // route and descriptors decided once, at init (S1)
+        return s;
     }
 
     @Override

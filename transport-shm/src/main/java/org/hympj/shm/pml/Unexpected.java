@@ -6,6 +6,7 @@ package org.hympj.shm.pml;
  */
 final class Unexpected {
     int kind;
+    int channel;
     int source;
     int tag;
     long total;
