@@ -152,8 +152,15 @@ public final class BadArgumentsRank {
         expectBad("alloc negative n", () -> c.alloc(Primitive.INT, -1), "alloc", "n", "-1");
         expectBad("alloc null type", () -> c.alloc(null, 4), "alloc", "type");
         expectBad("allocDoubles negative n", () -> c.allocDoubles(-8), "alloc", "-8");
+        expectBad("barrier(null)", () -> c.barrier(null), "barrier", "algorithm");
         expectBad("waitAll(null)", () -> Request.waitAll((Request[]) null), "requests");
         expectBad("testAny(null)", () -> Request.testAny((Request[]) null), "requests");
+        // more than the segment holds: a clear error, and the segment still serves smaller requests
+        org.hympj.api.MpjException full = expectThrows(org.hympj.api.MpjException.class,
+            () -> c.allocDoubles(Integer.MAX_VALUE), "allocDoubles beyond the segment", "segment");
+        refused++;
+        print("OK segment exhausted: " + full.getMessage());
+        check(c.allocDoubles(16).length() == 16, "alloc after a refused alloc");
         expectBad("vector count", () -> D.vector(-1, 1, 1), "count", "-1");
         expectBad("vector blockLength", () -> D.vector(1, -1, 1), "blockLength", "-1");
         expectBad("vector stride", () -> D.vector(2, 1, 0), "stride", "0");

@@ -17,12 +17,18 @@ import org.hympj.shm.testing.MultiRank;
  * Rank program: the barrier synchronises. In each round some ranks sleep before entering;
  * every rank notes System.nanoTime (one clock for all processes of the machine) just before
  * entering and just after leaving; then all ranks exchange their notes and each checks that
- * the last entry precedes the first exit. Also: barrier traffic never matches a
+ * the last entry precedes the first exit; for the default barrier and each algorithm
+ * (dissemination, recursive doubling, ring). Also: barrier traffic never matches a
  * point-to-point ANY_SOURCE/ANY_TAG receive posted across it.
  */
 public final class BarrierRank {
     static final String[] SCENARIOS = {"barrier-synchronises", "barrier-separate-context"};
-    static final int ROUNDS = 4;
+    /** Per algorithm: the last rank late, the first rank late, staggered one way, staggered the other. */
+    static final int ROUNDS_PER_ALGORITHM = 4;
+    /** null: barrier() with the job's default algorithm; then each algorithm explicitly. */
+    static final Comm.BarrierAlgorithm[] ALGORITHMS = {null, Comm.BarrierAlgorithm.DISSEMINATION,
+        Comm.BarrierAlgorithm.RECURSIVE_DOUBLING, Comm.BarrierAlgorithm.RING};
+    static final int ROUNDS = ROUNDS_PER_ALGORITHM * ALGORITHMS.length;
 
     public static void main(String[] args) throws InterruptedException {
         try (Mpj mpj = Mpj.init(args)) {
@@ -36,11 +42,20 @@ public final class BarrierRank {
     }
 
     private static long sleepMillis(int round, int rank, int np) {
-        switch (round) {
-            case 0: return rank == np - 1 ? 300 : 0;   // the last rank is late
-            case 1: return rank == 0 ? 300 : 0;        // the first rank is late
-            case 2: return 60L * rank;                 // staggered
-            default: return 60L * (np - 1 - rank);     // staggered the other way
+        switch (round % ROUNDS_PER_ALGORITHM) {
+            case 0: return rank == np - 1 ? 150 : 0;   // the last rank is late
+            case 1: return rank == 0 ? 150 : 0;        // the first rank is late
+            case 2: return 25L * rank;                 // staggered
+            default: return 25L * (np - 1 - rank);     // staggered the other way
+        }
+    }
+
+    private static void barrier(Comm c, int round) {
+        Comm.BarrierAlgorithm a = ALGORITHMS[round / ROUNDS_PER_ALGORITHM];
+        if (a == null) {
+            c.barrier();
+        } else {
+            c.barrier(a);
         }
     }
 
@@ -52,7 +67,7 @@ public final class BarrierRank {
         for (int round = 0; round < ROUNDS; round++) {
             Thread.sleep(sleepMillis(round, me, np));
             mine[2 * round] = System.nanoTime();
-            c.barrier();
+            barrier(c, round);
             mine[2 * round + 1] = System.nanoTime();
         }
         long[][] all = new long[np][];
@@ -85,9 +100,10 @@ public final class BarrierRank {
                     firstOut = r;
                 }
             }
-            check(lastEntry <= firstExit, "barrier round %d: rank %d left at %d, %d ns before rank %d entered at %d",
-                round, firstOut, firstExit, lastEntry - firstExit, lastIn, lastEntry);
-            print("barrier round " + round + ": last entry (rank " + lastIn + ") " + (firstExit - lastEntry)
+            Object alg = ALGORITHMS[round / ROUNDS_PER_ALGORITHM] == null ? "default" : ALGORITHMS[round / ROUNDS_PER_ALGORITHM];
+            check(lastEntry <= firstExit, "barrier (%s) round %d: rank %d left at %d, %d ns before rank %d entered at %d",
+                alg, round, firstOut, firstExit, lastEntry - firstExit, lastIn, lastEntry);
+            print("barrier (" + alg + ") round " + round + ": last entry (rank " + lastIn + ") " + (firstExit - lastEntry)
                 + " ns before first exit (rank " + firstOut + ")");
         }
     }
@@ -95,14 +111,14 @@ public final class BarrierRank {
     static void separateContext(Comm c) {
         int right = right(c, 1);
         int left = left(c, 1);
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < ROUNDS - 1; i++) {
             int[] got = {-1};
             Request r = c.irecv(got, 0, 1, Datatype.INT, Comm.ANY_SOURCE, Comm.ANY_TAG);
-            c.barrier();
+            barrier(c, i);
             // nobody sends before the second barrier, which this rank has not entered yet
             check(!r.test(), "iteration %d: a point-to-point ANY_TAG receive matched barrier traffic: %s", i,
                 r.status());
-            c.barrier();
+            barrier(c, i + 1);
             Request s = c.isend(new int[] {1000 * c.rank() + i}, 0, 1, Datatype.INT, right, i);
             r.waitFor();
             s.waitFor();
