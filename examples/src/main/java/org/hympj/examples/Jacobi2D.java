@@ -78,7 +78,7 @@ public final class Jacobi2D {
         double[] f = new double[u.length];
         for (int i = 1; i <= rows; i++) {
             for (int j = 1; j <= cols; j++) {
-                u[i * m + j] = initialValue(row0 + i - 1, col0 + j - 1, n);
+                u[i * m + j] = initialValue(row0 + i - 1, col0 + j - 1);
                 f[i * m + j] = source(row0 + i - 1, col0 + j - 1, n);
             }
         }
@@ -162,7 +162,7 @@ public final class Jacobi2D {
         }
     }
 
-    static double initialValue(int gi, int gj, int n) {
+    static double initialValue(int gi, int gj) {
         // deterministic and irregular: any wrong halo value changes the result
         return Math.sin(0.37 * gi + 0.11) * Math.cos(0.23 * gj) + 0.01 * ((gi * 7 + gj * 13) % 17);
     }
@@ -180,7 +180,7 @@ public final class Jacobi2D {
         double[] f = new double[n * n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
-                a[i * n + j] = initialValue(i, j, n);
+                a[i * n + j] = initialValue(i, j);
                 f[i * n + j] = source(i, j, n);
             }
         }
