@@ -36,7 +36,7 @@ public final class PersistentRank {
         "persistent-free-active"};
     /** Run on its own: it fails while Request.startAll starts requests before failing on a freed one. */
     static final String STARTALL_FREED = "persistent-startall-freed";
-    static final int ITERATIONS = 30;
+    static final int ITERATIONS = 12;
     static final int AT = 2;
     static final int PAD = 3;
     static final Datatype D = Datatype.DOUBLE;
@@ -86,7 +86,7 @@ public final class PersistentRank {
             run(c, cfg++, Mem.array(Primitive.DOUBLE, AT + n + PAD), d.contiguous(n), Mem.array(Primitive.DOUBLE, AT + n + PAD),
                 d.contiguous(n));
         }
-        int n = Math.max(50_000, proto.rendezvousDoubles());
+        int n = Math.max(40_000, proto.rendezvousDoubles());
         for (int kinds = 0; kinds < 4; kinds++) {
             run(c, cfg++, Mem.of((kinds & 1) != 0, c, Primitive.DOUBLE, AT + n + PAD), d.contiguous(n),
                 Mem.of((kinds & 2) != 0, c, Primitive.DOUBLE, AT + n + PAD), d.contiguous(n));
@@ -114,8 +114,9 @@ public final class PersistentRank {
         for (int k : rMsg) {
             named[AT + k] = true;
         }
-        // large messages: fewer iterations (each one fills and checks every element several times)
-        int iterations = rcv.length > 10_000 ? 8 : ITERATIONS;
+        // large messages: fewer iterations (each fills and checks every element several times), still one
+        // of each way of starting and completing
+        int iterations = rcv.length > 10_000 ? 4 : ITERATIONS;
         for (int it = 0; it < iterations; it++) {
             int salt = cfg * 1000 + it;
             String w = "persistent " + sl + " from " + snd + " -> " + rl + " into " + rcv + ", iteration " + it;
