@@ -19,7 +19,7 @@ import org.hympj.shm.launch.Launcher;
  */
 public final class Bench {
     static final String USAGE = String.join("\n",
-        "usage: hympj-bench NAME [options] [sizes...]",
+        "usage: hympj-bench NAME [options] [sizes...]      (barrier: sizes are rank counts, one launch each)",
         "       hympj-bench --list",
         "options:",
         "  --reps R              run R times (rep column 1..R); default 1. Each run is one launch",
@@ -100,6 +100,8 @@ public final class Bench {
         if (o.reps < 1) {
             throw new IllegalArgumentException("--reps must be >= 1");
         }
+        def(o);
+        algorithms(o); // fails early on a bad --algo
         try {
             for (int r = 0; r < o.reps; r++) {
                 run(o, o.firstRep + r, System.out, System.err);
@@ -128,9 +130,49 @@ public final class Bench {
         return def;
     }
 
-    /** The sizes a launch uses: the options' or the benchmark's defaults. */
+    /**
+     * The sizes a launch uses: the options' or the benchmark's defaults. For a benchmark whose
+     * sizes are rank counts (barrier), {@code --np N} without sizes means the one size N.
+     */
     public static List<Long> sizes(BenchOptions o) {
+        if (o.sizes.isEmpty() && def(o).sizeIsRanks() && o.np > 0) {
+            return List.of((long) o.np);
+        }
         return o.sizes.isEmpty() ? def(o).defaultSizes() : o.sizes;
+    }
+
+    /**
+     * The {@code --algo} values a run covers: none (a list of one null) for benchmarks without
+     * algorithms, all of them for no --algo or "all", else the one given.
+     */
+    public static List<String> algorithms(BenchOptions o) {
+        BenchDef def = def(o);
+        List<String> out = new ArrayList<>();
+        if (def.algorithms().isEmpty()) {
+            if (o.algo != null) {
+                throw new IllegalArgumentException("--algo applies only to " + withAlgorithms());
+            }
+            out.add(null);
+        } else if (o.algo == null || o.algo.equals("all")) {
+            out.addAll(def.algorithms());
+        } else {
+            if (!def.algorithms().contains(o.algo) && !o.algo.equals("default")) {
+                throw new IllegalArgumentException("--algo must be one of " + def.algorithms() + ", default or all; was "
+                    + o.algo);
+            }
+            out.add(o.algo);
+        }
+        return out;
+    }
+
+    private static List<String> withAlgorithms() {
+        List<String> n = new ArrayList<>();
+        for (BenchDef d : Benchmarks.all().values()) {
+            if (!d.algorithms().isEmpty()) {
+                n.add(d.name());
+            }
+        }
+        return n;
     }
 
     /** The buffer kinds a run covers: the options' or the benchmark's default. */
@@ -146,7 +188,7 @@ public final class Bench {
         LaunchSpec spec = new LaunchSpec()
             .np(o.np > 0 ? o.np : def.np())
             .main(def.rankClass())
-            .args(def.rankArgs(rep, kinds, sizes))
+            .args(def.rankArgs(rep, kinds, sizes, o.algo))
             .timeout(timeout)
             .output(LaunchSpec.Output.CAPTURE);
         if (o.segmentSize != null) {
@@ -198,6 +240,29 @@ public final class Bench {
      */
     public static List<String> run(BenchOptions o, int rep, BufferKind kind, PrintStream rows, PrintStream diag)
             throws BenchFailure {
+        BenchDef def = def(o);
+        List<String> algos = algorithms(o);
+        if (def.sizeIsRanks() || algos.size() > 1) {
+            // a sweep: one launch per algorithm and, where sizes are rank counts, per rank count
+            List<String> out = new ArrayList<>();
+            for (String algo : algos) {
+                for (long n : def.sizeIsRanks() ? sizes(o) : List.of(-1L)) {
+                    BenchOptions one = o.copy();
+                    one.algo = algo;
+                    if (n > 0) {
+                        one.np = Math.toIntExact(n);
+                        one.sizes = new ArrayList<>(List.of(n));
+                    }
+                    out.addAll(launch(one, rep, kind, rows, diag));
+                }
+            }
+            return out;
+        }
+        return launch(o, rep, kind, rows, diag);
+    }
+
+    private static List<String> launch(BenchOptions o, int rep, BufferKind kind, PrintStream rows, PrintStream diag)
+            throws BenchFailure {
         LaunchSpec spec = spec(o, rep, List.of(kind));
         JobResult r;
         try {
@@ -216,7 +281,8 @@ public final class Bench {
         rows.flush();
         if (!r.ok()) {
             diag.print(r.allOutput());
-            throw new BenchFailure(o.name + " (" + kind.label() + ", rep " + rep + "): " + r.message(), r.exitCode());
+            throw new BenchFailure(o.name + " (" + kind.label() + (o.algo != null ? ", " + o.algo : "") + ", np "
+                + spec.np() + ", rep " + rep + "): " + r.message(), r.exitCode());
         }
         if (o.verbose) {
             diag.print(r.allOutput());

@@ -27,12 +27,25 @@ public final class BenchDef {
     private final String defaultBuffers;
     private final Duration defaultTimeout;
     private final SegmentNeed segmentNeed;
+    /** The size column holds the rank count: one launch per size, with that many ranks. */
+    private final boolean sizeIsRanks;
+    /** Variants chosen by {@code --algo} (passed as {@code MODE=ALGO}); empty: none. */
+    private final List<String> algorithms;
+    /** The Open MPI anchor script, relative to HYMPJ_HOME; null: the shared anchors' script. */
+    private final String anchorScript;
 
     public BenchDef(String name, String description, Class<?> rankClass, List<String> modeArgs, int np, String csvTest,
                     List<Long> defaultSizes, String defaultBuffers, Duration defaultTimeout, SegmentNeed segmentNeed) {
+        this(name, description, rankClass.getName(), modeArgs, np, csvTest, defaultSizes, defaultBuffers, defaultTimeout,
+            segmentNeed, false, List.of(), null);
+    }
+
+    private BenchDef(String name, String description, String rankClass, List<String> modeArgs, int np, String csvTest,
+                     List<Long> defaultSizes, String defaultBuffers, Duration defaultTimeout, SegmentNeed segmentNeed,
+                     boolean sizeIsRanks, List<String> algorithms, String anchorScript) {
         this.name = Objects.requireNonNull(name);
         this.description = description;
-        this.rankClass = rankClass.getName();
+        this.rankClass = rankClass;
         this.modeArgs = List.copyOf(modeArgs);
         this.np = np;
         this.csvTest = csvTest;
@@ -40,6 +53,41 @@ public final class BenchDef {
         this.defaultBuffers = defaultBuffers;
         this.defaultTimeout = defaultTimeout;
         this.segmentNeed = segmentNeed;
+        this.sizeIsRanks = sizeIsRanks;
+        this.algorithms = List.copyOf(algorithms);
+        this.anchorScript = anchorScript;
+    }
+
+    /** The same benchmark whose sizes are rank counts (one launch per size, that many ranks). */
+    public BenchDef withRanksAsSizes() {
+        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+            defaultTimeout, segmentNeed, true, algorithms, anchorScript);
+    }
+
+    /** The same benchmark with variants chosen by {@code --algo} (the rank program gets {@code MODE=ALGO}). */
+    public BenchDef withAlgorithms(List<String> algos) {
+        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+            defaultTimeout, segmentNeed, sizeIsRanks, algos, anchorScript);
+    }
+
+    /** The same benchmark compared against another anchor script (a path relative to HYMPJ_HOME). */
+    public BenchDef withAnchor(String script) {
+        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+            defaultTimeout, segmentNeed, sizeIsRanks, algorithms, script);
+    }
+
+    public boolean sizeIsRanks() {
+        return sizeIsRanks;
+    }
+
+    /** The {@code --algo} variants (empty when the benchmark has none). */
+    public List<String> algorithms() {
+        return algorithms;
+    }
+
+    /** The anchor script relative to HYMPJ_HOME, or null for the shared anchors' script. */
+    public String anchorScript() {
+        return anchorScript;
     }
 
     public String name() {
@@ -82,7 +130,18 @@ public final class BenchDef {
 
     /** The rank program's arguments. */
     public List<String> rankArgs(int rep, List<BufferKind> kinds, List<Long> sizes) {
+        return rankArgs(rep, kinds, sizes, null);
+    }
+
+    /** The rank program's arguments; {@code algo} (may be null) is appended to the first mode argument as "=ALGO". */
+    public List<String> rankArgs(int rep, List<BufferKind> kinds, List<Long> sizes, String algo) {
         List<String> a = new ArrayList<>(modeArgs);
+        if (algo != null) {
+            if (algorithms.isEmpty() || a.isEmpty()) {
+                throw new IllegalArgumentException("--algo applies to " + name + " only if it has algorithms");
+            }
+            a.set(0, a.get(0) + "=" + algo);
+        }
         a.add(Integer.toString(rep));
         a.add(BufferKind.format(kinds));
         for (long s : sizes) {

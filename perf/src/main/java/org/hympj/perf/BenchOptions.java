@@ -22,6 +22,8 @@ public final class BenchOptions {
     public List<String> jvmArgs = new ArrayList<>();
     public List<Long> sizes = new ArrayList<>();
     public boolean verbose;
+    /** barrier: the algorithm (dissemination, rd, ring, default = the job's barrier(), all); null = all. */
+    public String algo;
 
     /** The help text of the options parsed by {@link #option}. */
     static final String OPTIONS_HELP = String.join("\n",
@@ -29,6 +31,7 @@ public final class BenchOptions {
         "  --buffers KIND        heap | segment | both (default: both)",
         "  --timeout SEC         kill a launch after SEC seconds (default: per benchmark, 300)",
         "  --verbose             also echo every rank's other output lines to stderr",
+        "  --algo ALGO           barrier: dissemination | rd | ring | default (barrier()) | all (default: all)",
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
@@ -55,6 +58,9 @@ public final class BenchOptions {
             case "--verbose":
                 verbose = true;
                 return i;
+            case "--algo":
+                algo = value(argv, i + 1, a);
+                return i + 1;
             case "--idle":
                 idle = value(argv, i + 1, a);
                 return i + 1;
@@ -105,6 +111,28 @@ public final class BenchOptions {
         for (String j : jvmArgs) {
             o.add("--jvm-arg " + j);
         }
+        return o;
+    }
+
+    /** A copy (lists copied too), for one launch of a sweep. */
+    public BenchOptions copy() {
+        BenchOptions o = new BenchOptions();
+        o.name = name;
+        o.np = np;
+        o.reps = reps;
+        o.firstRep = firstRep;
+        o.buffers = buffers;
+        o.timeout = timeout;
+        o.idle = idle;
+        o.eagerLimit = eagerLimit;
+        o.segmentSize = segmentSize;
+        o.ringSize = ringSize;
+        o.subcluster = subcluster;
+        o.model = model;
+        o.jvmArgs = new ArrayList<>(jvmArgs);
+        o.sizes = new ArrayList<>(sizes);
+        o.verbose = verbose;
+        o.algo = algo;
         return o;
     }
 

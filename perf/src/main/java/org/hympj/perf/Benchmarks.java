@@ -13,6 +13,10 @@ import java.util.Map;
 public final class Benchmarks {
     private static final Map<String, BenchDef> REGISTRY = new LinkedHashMap<>();
     private static final List<Long> LATENCY_SIZES = List.of(8L, 4096L, 65536L, 1048576L, 4194304L);
+    /** The Open MPI anchors of the collective benchmarks (our own copy of the anchor runner). */
+    public static final String EXTRA_ANCHOR = "perf/anchors/run-openmpi-extra.sh";
+    /** The barrier algorithms, as {@code --algo} takes them (declared before the registry uses them). */
+    public static final List<String> BARRIER_ALGOS = List.of("dissemination", "rd", "ring");
 
     static {
         register(new BenchDef("pingpong", "half round-trip latency, blocking send/recv, 2 ranks (us)",
@@ -28,6 +32,13 @@ public final class Benchmarks {
             + "(us per iteration)",
             Halo3d.class, List.of("ghost"), 8, "halo3d-ghost", List.of(16L, 32L, 64L, 128L), "both",
             Duration.ofSeconds(300), Benchmarks::haloSegment));
+        register(new BenchDef("allreduce", "allreduce of DOUBLE (SUM) on Java arrays, 8 ranks (us per call)",
+            Collective.class, List.of("allreduce"), 8, "allreduce", List.of(8L, 65536L), "heap",
+            Duration.ofSeconds(300), null).withAnchor(EXTRA_ANCHOR));
+        register(new BenchDef("barrier", "barrier, one launch per rank count and algorithm (us per call); "
+            + "size = number of ranks",
+            Collective.class, List.of("barrier"), 8, "barrier", List.of(8L), "heap",
+            Duration.ofSeconds(300), null).withRanksAsSizes().withAlgorithms(BARRIER_ALGOS).withAnchor(EXTRA_ANCHOR));
     }
 
     private Benchmarks() {

@@ -38,7 +38,9 @@ public final class Compare {
     static final String ANCHOR_SYSTEM = "openmpi-c";
 
     static final String USAGE = String.join("\n",
-        "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d",
+        "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d | allreduce | barrier",
+        "       barrier: sizes are rank counts (e.g. 2 3 4 5 6 7 8), each measured with every --algo (default all)",
+        "       allreduce and barrier use their own anchor script, perf/anchors/run-openmpi-extra.sh (env NP = --np)",
         "options:",
         "  --rounds R            rounds of (Open MPI, HyMPJ), order alternating; default 5",
         "  --anchor PATH         the anchor script (default " + DEFAULT_ANCHOR + ", env HYMPJ_ANCHOR)",
@@ -78,9 +80,11 @@ public final class Compare {
         }
     }
 
-    private final BenchOptions bench = new BenchOptions();
+    private final BenchOptions bench;
     private int rounds = 5;
     private String anchor = System.getenv().getOrDefault("HYMPJ_ANCHOR", DEFAULT_ANCHOR);
+    /** True when --anchor or HYMPJ_ANCHOR chose the script; else a benchmark may name its own. */
+    private boolean anchorExplicit = System.getenv("HYMPJ_ANCHOR") != null;
     private Path doc;
     private boolean noDoc;
     private Path resultsDir;
@@ -90,6 +94,17 @@ public final class Compare {
     private volatile Process anchorProcess;
 
     private Compare() {
+        this(new BenchOptions());
+    }
+
+    /** A driver for the given options, without running anything (tests feed it rows). */
+    Compare(BenchOptions options) {
+        this.bench = options;
+    }
+
+    /** Adds one CSV row as if a run had printed it (tests). */
+    void addRow(String line) {
+        rows.add(new Row(line));
     }
 
     public static void main(String[] argv) {
@@ -125,6 +140,7 @@ public final class Compare {
                     continue;
                 case "--anchor":
                     anchor = BenchOptions.value(argv, ++i, a);
+                    anchorExplicit = true;
                     continue;
                 case "--doc":
                     doc = Paths.get(BenchOptions.value(argv, ++i, a));
@@ -162,7 +178,11 @@ public final class Compare {
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be >= 1");
         }
-        Bench.def(bench); // fails early on an unknown name
+        BenchDef def = Bench.def(bench); // fails early on an unknown name
+        Bench.algorithms(bench); // and on a bad --algo
+        if (!anchorExplicit && def.anchorScript() != null) {
+            anchor = home().resolve(def.anchorScript()).toString();
+        }
         if (section == null) {
             section = bench.name;
         }
@@ -201,19 +221,28 @@ public final class Compare {
                         runAnchor(sizes, round, timeout);
                         log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
                     } else {
+                        List<String> algos = new ArrayList<>(Bench.algorithms(bench));
+                        if (!anchorFirst) {
+                            Collections.reverse(algos);
+                        }
                         for (BufferKind k : order) {
-                            long t1 = System.nanoTime();
-                            try {
-                                for (String line : Bench.run(bench, round, k, nullStream(), System.err)) {
-                                    add(new Row(line), System.err);
+                            for (String algo : algos) {
+                                long t1 = System.nanoTime();
+                                BenchOptions one = bench.copy();
+                                one.algo = algo;
+                                try {
+                                    for (String line : Bench.run(one, round, k, nullStream(), System.err)) {
+                                        add(new Row(line), System.err);
+                                    }
+                                } catch (Bench.BenchFailure e) {
+                                    writeCsv(csv);
+                                    System.err.println("hympj-compare: HyMPJ run failed: " + e.getMessage());
+                                    System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
+                                    return e.exitCode() == 0 ? 1 : e.exitCode();
                                 }
-                            } catch (Bench.BenchFailure e) {
-                                writeCsv(csv);
-                                System.err.println("hympj-compare: HyMPJ run failed: " + e.getMessage());
-                                System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
-                                return e.exitCode() == 0 ? 1 : e.exitCode();
+                                log("round %d/%d: HyMPJ %s%s done in %.1f s", round, rounds, k.label(),
+                                    algo == null ? "" : " " + algo, secs(t1));
                             }
-                            log("round %d/%d: HyMPJ %s done in %.1f s", round, rounds, k.label(), secs(t1));
                         }
                     }
                     writeCsv(csv);
@@ -282,6 +311,7 @@ public final class Compare {
         }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("REP", Integer.toString(round));
+        pb.environment().put("NP", Integer.toString(np()));
         Process p = pb.start();
         anchorProcess = p;
         List<String> out = Collections.synchronizedList(new ArrayList<>());
@@ -399,14 +429,35 @@ public final class Compare {
         return "";
     }
 
+    /** The ranks of the job (and of the anchor, via env NP): --np or the benchmark's. */
+    int np() {
+        return bench.np > 0 ? bench.np : Bench.def(bench).np();
+    }
+
+    /**
+     * The variant column values of this run's HyMPJ rows: the --algo values for a benchmark
+     * with algorithms (barrier), else the buffer kinds' labels.
+     */
+    List<String> variants(BenchDef def, List<BufferKind> kinds) {
+        List<String> v = new ArrayList<>();
+        if (!def.algorithms().isEmpty()) {
+            v.addAll(Bench.algorithms(bench));
+        } else {
+            for (BufferKind k : kinds) {
+                v.add(k.label());
+            }
+        }
+        return v;
+    }
+
     private String tooSlow(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
         String[] ak = anchorKey(def);
         boolean lower = Targets.lowerIsBetter(bench.name);
         for (long s : sizes) {
             double a = median(ANCHOR_SYSTEM, ak[0], ak[1], s);
             double best = Double.NaN;
-            for (BufferKind k : kinds) {
-                double h = median(Rows.SYSTEM, def.csvTest(), k.label(), s);
+            for (String variant : variants(def, kinds)) {
+                double h = median(Rows.SYSTEM, def.csvTest(), variant, s);
                 double ratio = lower ? h / a : a / h;
                 best = Double.isNaN(best) ? ratio : Math.min(best, ratio);
             }
@@ -448,6 +499,10 @@ public final class Compare {
         if (bench.equals("halo3d")) {
             return "N = " + s;
         }
+        BenchDef def = Benchmarks.get(bench);
+        if (def != null && def.sizeIsRanks()) {
+            return s + " ranks";
+        }
         if (s >= 1 << 20 && s % (1 << 20) == 0) {
             return (s >> 20) + " MB";
         }
@@ -458,6 +513,9 @@ public final class Compare {
     }
 
     String table(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
+        if (def.anchorScript() != null) {
+            return variantTable(def, sizes, kinds);
+        }
         String[] ak = anchorKey(def);
         String unit = unit(def);
         int dec = decimals(unit);
@@ -483,6 +541,81 @@ public final class Compare {
                 .append(" | ").append(fmtRatio(ratio.get(BufferKind.SEGMENT)))
                 .append(" | ").append(Targets.describe(ts))
                 .append(" | ").append(met(ts, ratio, kinds)).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    /**
+     * The table of the collective benchmarks: one HyMPJ column and one ratio column per variant
+     * (allreduce: heap; barrier: each algorithm), the target where one applies; for barrier also
+     * rd ÷ ring and the fastest algorithm per rank count (the S4 comparison).
+     */
+    String variantTable(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
+        String[] ak = anchorKey(def);
+        int dec = decimals(unit(def));
+        List<String> vs = variants(def, kinds);
+        boolean s4 = vs.contains("rd") && vs.contains("ring");
+        StringBuilder b = new StringBuilder();
+        b.append("| ").append(def.sizeIsRanks() ? "ranks" : "size").append(" | Open MPI");
+        for (String v : vs) {
+            b.append(" | HyMPJ ").append(v);
+        }
+        for (String v : vs) {
+            b.append(" | ratio ").append(v);
+        }
+        if (s4) {
+            b.append(" | rd ÷ ring | fastest HyMPJ");
+        }
+        b.append(" | target | met? |\n|---|---:");
+        for (int i = 0; i < 2 * vs.size(); i++) {
+            b.append("|---:");
+        }
+        if (s4) {
+            b.append("|---:|---");
+        }
+        b.append("|---|---|\n");
+        for (long s : sizes) {
+            double a = median(ANCHOR_SYSTEM, ak[0], ak[1], s);
+            Map<String, Double> h = new LinkedHashMap<>();
+            for (String v : vs) {
+                h.put(v, median(Rows.SYSTEM, def.csvTest(), v, s));
+            }
+            b.append("| ").append(sizeLabel(bench.name, s)).append(" | ").append(fmt(a, dec));
+            for (String v : vs) {
+                b.append(" | ").append(fmt(h.get(v), dec));
+            }
+            for (String v : vs) {
+                b.append(" | ").append(fmtRatio(h.get(v) / a));
+            }
+            if (s4) {
+                String fastest = "—";
+                double best = Double.NaN;
+                for (String v : vs) {
+                    if (!Double.isNaN(h.get(v)) && (Double.isNaN(best) || h.get(v) < best)) {
+                        best = h.get(v);
+                        fastest = v;
+                    }
+                }
+                b.append(" | ").append(fmtRatio(h.get("rd") / h.get("ring"))).append(" | ").append(fastest);
+            }
+            // targets are stated for the benchmark's own rank count (allreduce: 8 ranks)
+            List<Targets.Target> ts = def.sizeIsRanks() || np() == def.np() ? Targets.of(bench.name, s) : List.of();
+            b.append(" | ").append(Targets.describe(ts)).append(" | ");
+            if (ts.isEmpty()) {
+                b.append("—");
+            } else {
+                List<String> per = new ArrayList<>();
+                for (String v : vs) {
+                    double r = h.get(v) / a;
+                    boolean ok = true;
+                    for (Targets.Target t : ts) {
+                        ok &= t.met(r);
+                    }
+                    per.add((vs.size() > 1 ? v + " " : "") + (Double.isNaN(r) ? "not run" : ok ? "yes" : "no"));
+                }
+                b.append(String.join(", ", per));
+            }
+            b.append(" |\n");
         }
         return b.toString();
     }
@@ -553,10 +686,17 @@ public final class Compare {
             .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")
             .append(loadStart).append(" at start, ").append(loadEnd).append(" at end.\n");
         b.append("- **Machine**: ").append(machine()).append(".\n");
-        b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `").append(anchor).append(' ').append(bench.name)
-            .append(sizeArgs).append("` (`REP=<round>`).\n");
+        b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `")
+            .append(def.anchorScript() != null && !def.sizeIsRanks() ? "NP=" + np() + " " : "")
+            .append(relative(Paths.get(anchor))).append(' ').append(bench.name)
+            .append(sizeArgs).append("` (`REP=<round>`").append(def.sizeIsRanks() ? "; one mpirun per rank count" : "")
+            .append(").\n");
         b.append("- **HyMPJ**: ").append(hympjBuild()).append("; `hympj-bench ").append(bench.name)
+            .append(bench.np > 0 && !def.sizeIsRanks() ? " --np " + bench.np : "")
+            .append(bench.algo != null ? " --algo " + bench.algo : "")
             .append(" --buffers ").append(BufferKind.format(kinds)).append(sizeArgs).append("`, one launch per buffer kind")
+            .append(def.algorithms().isEmpty() ? "" : ", algorithm")
+            .append(def.sizeIsRanks() ? " and rank count" : "")
             .append(bench.launcherOptions().isEmpty() ? ", launcher defaults"
                 : ", launcher options `" + String.join(" ", bench.launcherOptions()) + "`")
             .append(".\n");
@@ -566,6 +706,8 @@ public final class Compare {
             .append(bench.timeout != null ? " --timeout " + bench.timeout.toSeconds() : "")
             .append(giveUp > 0 ? " --give-up " + fmtNum(giveUp) : "")
             .append(section.equals(bench.name) ? "" : " --section " + section)
+            .append(bench.np > 0 ? " --np " + bench.np : "")
+            .append(bench.algo != null ? " --algo " + bench.algo : "")
             .append(bench.buffers != null ? " --buffers " + bench.buffers : "")
             .append(bench.launcherOptions().isEmpty() ? "" : " " + String.join(" ", bench.launcherOptions()))
             .append(sizeArgs).append("`; raw rows: `").append(relative(csv)).append("`.\n");

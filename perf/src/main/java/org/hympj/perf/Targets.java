@@ -69,6 +69,11 @@ public final class Targets {
                     t.add(new Target(BufferKind.SEGMENT, 1.0, false));
                 }
                 break;
+            case "allreduce":
+                if (size == 8) {
+                    t.add(new Target(null, 1.0, true));   // 8 B over 8 ranks (the benchmark's default np)
+                }
+                break;
             case "halo3d":
                 if (size == 16 || size == 32 || size == 64 || size == 128) {
                     t.add(new Target(null, 1.0, true));
