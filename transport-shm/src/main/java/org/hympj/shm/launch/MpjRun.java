@@ -102,16 +102,16 @@ public final class MpjRun {
                     spec.segmentBytes(parseBytes(a, value(argv, ++i, a)));
                     break;
                 case "--ring-size":
-                    spec.ringBytes(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    spec.ringBytes(parseIntBytes(a, value(argv, ++i, a)));
                     break;
                 case "--bulk-size":
-                    spec.bulkBytes(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    spec.bulkBytes(parseIntBytes(a, value(argv, ++i, a)));
                     break;
                 case "--inline-limit":
-                    spec.inlineLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    spec.inlineLimit(parseIntBytes(a, value(argv, ++i, a)));
                     break;
                 case "--eager-limit":
-                    spec.eagerLimit(Math.toIntExact(parseBytes(a, value(argv, ++i, a))));
+                    spec.eagerLimit(parseIntBytes(a, value(argv, ++i, a)));
                     break;
                 case "--route":
                     spec.route(value(argv, ++i, a));
@@ -186,6 +186,15 @@ public final class MpjRun {
         }
     }
 
+    /** A size that must fit in an int (ring and bulk sizes, limits): at most 1g. */
+    static int parseIntBytes(String opt, String v) {
+        long b = parseBytes(opt, v);
+        if (b > (1L << 30)) {
+            throw new IllegalArgumentException(opt + " must be at most 1g, got '" + v + "'");
+        }
+        return (int) b;
+    }
+
     static long parseBytes(String opt, String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
         long mul = 1;
@@ -200,7 +209,13 @@ public final class MpjRun {
             s = s.substring(0, s.length() - 1);
         }
         try {
-            return Long.parseLong(s) * mul;
+            long n = Long.parseLong(s);
+            if (n < 0) {
+                throw new IllegalArgumentException(opt + " must not be negative, got '" + v + "'");
+            }
+            return Math.multiplyExact(n, mul);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(opt + " is too large: '" + v + "'");
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(opt + " expects a size like 65536, 64k or 16m, got '" + v + "'");
         }
