@@ -112,6 +112,8 @@ public final class CollectivesRank {
             }
             t.reduceNoncommutativeInPlace();
             pass("reduce-noncommutative-in-place");
+            // every rank has passed (or failed) the reduce before any starts the allreduce
+            world.barrier();
             t.allreduceNoncommutativeInPlace();
             pass("allreduce-noncommutative-in-place");
         }
