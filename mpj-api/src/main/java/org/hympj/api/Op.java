@@ -49,6 +49,11 @@ public final class Op {
         return commutative;
     }
 
+    /** True if this operation is defined on elements of {@code type} (SUM and PROD are not on CHAR). */
+    public boolean isDefinedOn(Primitive type) {
+        return function != null || type != Primitive.CHAR || this == MAX || this == MIN;
+    }
+
     /** {@code inout[io + i] = in[ii + i] op inout[io + i]} for i in [0, count). */
     public void apply(Object in, int ii, Object inout, int io, int count, Primitive type) {
         if (function != null) {

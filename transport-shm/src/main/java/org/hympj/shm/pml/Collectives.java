@@ -136,8 +136,10 @@ final class Collectives {
     void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
         checkReduction("allreduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
         if (!op.isCommutative()) {
-            // rank order is required: reduce onto 0 in order, then broadcast
-            reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, 0);
+            // rank order is required: reduce onto 0 in order, then broadcast (IN_PLACE: the input is in recvBuf)
+            boolean inPlace = sendBuf == Comm.IN_PLACE;
+            reduce(inPlace && rank != 0 ? recvBuf : sendBuf, inPlace && rank != 0 ? recvOffset : sendOffset,
+                recvBuf, recvOffset, count, type, op, 0);
             bcast(recvBuf, recvOffset, count, type, 0);
             return;
         }
@@ -198,6 +200,10 @@ final class Collectives {
         }
         if (operation == null) {
             throw new IllegalArgumentException(op + ": op must not be null");
+        }
+        if (!operation.isDefinedOn(type.primitive())) {
+            throw new IllegalArgumentException(op + ": op " + operation + " is not defined on " + type.primitive()
+                + " (CHAR takes MAX and MIN only)");
         }
         if (sendBuf instanceof SegmentBuffer || recvBuf instanceof SegmentBuffer) {
             throw new IllegalArgumentException(op + ": reductions take Java arrays; segment buffers are not supported yet");

@@ -54,7 +54,9 @@ final class Idler {
                     // oversubscribed: hand the core over almost at once; park only after long quiet
                     return new BackoffIdleStrategy(20, 20_000, 20_000, 500_000);
                 }
-                return new BackoffIdleStrategy(50_000, 2_000, 10_000, 1_000_000);
+                // a few microseconds of spinning catches a quick reply; then yield, so the JVM's own
+                // compiler and GC threads get the core (long spins starved C2: minutes of warm-up)
+                return new BackoffIdleStrategy(500, 10_000, 10_000, 1_000_000);
             default:
                 throw new IllegalArgumentException("idle policy must be auto, spin, yield or backoff, was " + idle);
         }

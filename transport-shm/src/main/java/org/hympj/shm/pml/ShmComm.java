@@ -416,7 +416,8 @@ public class ShmComm implements Comm {
             n *= dims[d];
         }
         if (n > size) {
-            throw new IllegalArgumentException("createCart: the grid needs " + n + " ranks, the communicator has " + size);
+            throw new IllegalArgumentException("createCart: dims " + java.util.Arrays.toString(dims) + " need " + n
+                + " ranks, the communicator has " + size);
         }
         int context = agreeContext();
         if (rank >= n) {
