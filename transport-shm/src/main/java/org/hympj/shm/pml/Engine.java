@@ -27,11 +27,13 @@ import org.hympj.spi.ProgressEngine;
  * runs in the thread that calls the communicator, inside library calls; no thread runs in the
  * background.
  *
- * <p>Rendezvous chooses the fewest copies the buffers allow: receive buffer contiguous in
- * the receiver's segment ⇒ the sender puts straight into it (then FIN); else send buffer
- * contiguous in the sender's segment ⇒ the receiver copies straight out of it (then ACK;
- * native only: TCA can only write, and under a model every transfer is the sender's put);
- * else the sender streams pieces, so its copy-in and the receiver's copy-out overlap.
+ * <p>Rendezvous chooses the fewest copies the buffers allow: send buffer contiguous in the
+ * sender's segment ⇒ the receiver copies straight out of it and ACKs (RGET; natively only:
+ * TCA can only write, and under a model every transfer is the sender's put) — natively such
+ * a send takes this path from the inline limit up, one copy instead of eager's two; else
+ * receive buffer contiguous in the receiver's segment ⇒ the sender puts straight into it
+ * (then FIN); else the sender streams pieces, so its copy-in and the receiver's copy-out
+ * overlap.
  *
  * <p>Emulated fabrics: every message takes a channel (0 = TCA, 1 = IB), chosen once per call
  * or per persistent request. Under a timing model the sender plans each message on the
@@ -426,7 +428,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             return;
         }
         s.seq = sendSeq[s.dest]++;
-        if (s.buf.bytes <= eagerLimit) {
+        // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
+        // that beats the two copies of eager — above the inline limit
+        boolean pull = pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit;
+        if (s.buf.bytes <= eagerLimit && !pull) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
         } else {
@@ -438,6 +443,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             q.addLast(s);
             pendingCount++;
         }
+    }
+
+    /** Pulling from the sender's segment is a read: native only (TCA writes; a model plans sender puts). */
+    private boolean pullable() {
+        return channels == 1 && timing == null;
     }
 
     /** Plans the message's transfer on the model (no-op without one). */
@@ -481,8 +491,6 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 if (idx < 0) {
                     return false;
                 }
-                // pulling from our segment is a read: native only (TCA writes; a model plans sender puts)
-                boolean pullable = channels == 1 && timing == null;
                 AtomicBuffer b = ring.buffer();
                 b.putLong(idx, 0L);
                 b.putInt(idx + Packets.B, s.ctx);
@@ -490,7 +498,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 b.putInt(idx + Packets.B + 8, s.seq);
                 b.putInt(idx + Packets.B + 12, s.sendId);
                 b.putLong(idx + Packets.B + 16, s.buf.bytes);
-                b.putLong(idx + Packets.B + 24, pullable ? s.buf.segOffset : -1L);
+                b.putLong(idx + Packets.B + 24, pullable() ? s.buf.segOffset : -1L);
                 ring.commit(idx);
                 written++;
                 return true; // now waits for CTS or ACK
@@ -707,14 +715,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (accept == 0) {
             sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, 0);
             finishRecv(r, source, tag, 0, total);
-        } else if (r.buf.segOffset >= 0) {
-            r.recvId = rndvRecvs.add(r);
-            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset, 0);
         } else if (srcSegOff >= 0) {
+            // one copy straight out of the sender's segment, and no clear-to-send round trip
             packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
                 r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
             sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
             finishRecv(r, source, tag, accept, total);
+        } else if (r.buf.segOffset >= 0) {
+            r.recvId = rndvRecvs.add(r);
+            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset, 0);
         } else {
             r.recvId = rndvRecvs.add(r);
             sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, -1, 0);
