@@ -35,7 +35,10 @@ import org.hympj.api.Topology;
  * (pseudo-collective mode).
  *
  * <pre>bin/mpjrun -np 8 org.hympj.examples.ScaleLesHalo [--k 60] [--pattern ew|ns|nsew|diag|all[,…]]
- *     [--iters 1000] [--sync] [--segment]</pre>
+ *     [--iters 1000] [--warmup 200] [--sync] [--segment]</pre>
+ *
+ * Each pattern first runs {@code --warmup} untimed exchanges (JIT compilation, first touches
+ * of the shared rings), then {@code --iters} timed ones.
  *
  * <p><b>Verification.</b> Every owned cell holds a value encoding its rank, a round number, and
  * its (k, i, j) index; halo cells start as a sentinel. After the timed exchanges each rank checks
@@ -165,6 +168,7 @@ public final class ScaleLesHalo {
     public static void main(String[] args) {
         int k = 60;
         int iters = 1000;
+        int warmup = 200;
         boolean sync = false;
         boolean segment = false;
         List<Pattern> patterns = List.of(Pattern.ALL);
@@ -175,6 +179,9 @@ public final class ScaleLesHalo {
                     break;
                 case "--iters":
                     iters = Integer.parseInt(args[++i]);
+                    break;
+                case "--warmup":
+                    warmup = Integer.parseInt(args[++i]);
                     break;
                 case "--pattern": {
                     List<Pattern> ps = new ArrayList<>();
@@ -191,8 +198,8 @@ public final class ScaleLesHalo {
                     segment = true;
                     break;
                 default:
-                    throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (expected --k K, --pattern ew|ns|nsew|diag|all[,...], --iters N, --sync, --segment)");
+                    throw new IllegalArgumentException("unknown argument " + args[i] + " (expected --k K, "
+                        + "--pattern ew|ns|nsew|diag|all[,...], --iters N, --warmup N, --sync, --segment)");
             }
         }
         if (k < 1 || (k + 2 * HALO) >= 4096) {
@@ -205,34 +212,29 @@ public final class ScaleLesHalo {
             int ka = k + 2 * HALO;
             Object buf = segment ? cart.allocDoubles(ka * IA * JA) : new double[ka * IA * JA];
             for (Pattern p : patterns) {
-                run(cart, buf, p, k, iters, sync);
+                run(cart, buf, p, k, iters, warmup, sync);
             }
         }
     }
 
-    /** Runs {@code iters} timed exchanges of one pattern, then verifies; throws if any rank saw a wrong value. */
-    static void run(CartComm cart, Object buf, Pattern pattern, int k, int iters, boolean sync) {
+    /**
+     * Runs {@code warmup} untimed and {@code iters} timed exchanges of one pattern, then verifies;
+     * throws if any rank saw a wrong value.
+     */
+    static void run(CartComm cart, Object buf, Pattern pattern, int k, int iters, int warmup, boolean sync) {
         int ka = k + 2 * HALO;
         int[] dims = cart.dims();
         List<Message> sends = messages(dims, cart.coords(), pattern, k);
         PersistentRequest[] reqs = requests(cart, buf, pattern, sends, ka);
 
         fill(buf, cart.rank(), 0, ka);
+        exchanges(cart, reqs, warmup, sync);
         cart.barrier();
         double t0 = cart.wtime();
-        for (int it = 0; it < iters; it++) {
-            if (sync) {
-                cart.barrier();
-            }
-            Request.startAll(reqs);
-            Request.waitAll(reqs);
-            if (sync) {
-                cart.barrier();
-            }
-        }
+        exchanges(cart, reqs, iters, sync);
         double[] elapsed = {cart.wtime() - t0};
         long[] checked = {0, 0};             // values checked, wrong values
-        if (iters > 0) {
+        if (iters + warmup > 0) {
             check(cart, buf, pattern, 0, ka, checked);
         }
         fill(buf, cart.rank(), 1, ka);       // a new round: only a fresh exchange can deliver these values
@@ -254,8 +256,8 @@ public final class ScaleLesHalo {
             System.out.printf("ScaleLesHalo %s: %d ranks as %s (periodic), i=j=%d, halo %d, k=%d: %d messages and %d"
                     + " bytes per rank per exchange%n", pattern.name().toLowerCase(Locale.ROOT), cart.size(),
                 Blocks.format(dims), IMAX, HALO, k, sends.size(), bytes);
-            System.out.printf("ScaleLesHalo %s: %.2f us per exchange (%d exchanges%s)%n",
-                pattern.name().toLowerCase(Locale.ROOT), elapsed[0] * 1e6 / Math.max(1, iters), iters,
+            System.out.printf("ScaleLesHalo %s: %.2f us per exchange (%d exchanges after %d untimed%s)%n",
+                pattern.name().toLowerCase(Locale.ROOT), elapsed[0] * 1e6 / Math.max(1, iters), iters, warmup,
                 sync ? ", barrier before and after each" : "");
         }
         if (checked[1] != 0) {
@@ -265,6 +267,19 @@ public final class ScaleLesHalo {
         if (cart.rank() == 0) {
             System.out.printf("verify %s: OK (%d values checked on %d ranks)%n",
                 pattern.name().toLowerCase(Locale.ROOT), checked[0], cart.size());
+        }
+    }
+
+    private static void exchanges(CartComm cart, PersistentRequest[] reqs, int n, boolean sync) {
+        for (int it = 0; it < n; it++) {
+            if (sync) {
+                cart.barrier();
+            }
+            Request.startAll(reqs);
+            Request.waitAll(reqs);
+            if (sync) {
+                cart.barrier();
+            }
         }
     }
 

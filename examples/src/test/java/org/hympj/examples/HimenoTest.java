@@ -91,6 +91,19 @@ class HimenoTest {
             + ref.gosa + " by more than " + bound + "\n" + Jobs.report(r));
     }
 
+    /** --warmup runs untimed iterations and starts again from the initial field: same result. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void warmupLeavesTheResultUnchanged() throws IOException {
+        Path dump = dir.resolve("p-warmup.bin");
+        JobResult r = Jobs.run(2, Himeno.class, "--size", "XS", "--split", "1x2x1", "--iters", Integer.toString(ITERS),
+            "--warmup", "4", "--dump", dump.toString());
+        assertFieldsEqual(flatten(reference().p), readDump(dump, XS), "1x2x1 after --warmup 4");
+        double gosa = gosa(r);
+        double bound = gosaBound((long) (XS[0] - 2) * (XS[1] - 2) * (XS[2] - 2)) * reference().gosa;
+        assertTrue(Math.abs(gosa - reference().gosa) <= bound, "gosa " + gosa + " vs serial " + reference().gosa);
+    }
+
     /** Non-zero b and varying coefficients: the edge terms of the stencil read the edge ghosts. */
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
