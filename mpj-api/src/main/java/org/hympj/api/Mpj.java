@@ -34,6 +34,14 @@ public abstract class Mpj implements AutoCloseable {
         return 1e-9;
     }
 
+    /**
+     * Counters of this rank (e.g. {@code route.tca.contiguous.messages}): the hybrid router's
+     * decisions per fabric and layout. Empty when there is nothing to count.
+     */
+    public java.util.Map<String, Long> statistics() {
+        return java.util.Collections.emptyMap();
+    }
+
     /** Finalize: releases this rank's resources. Requests must be complete. Idempotent. */
     @Override
     public abstract void close();

@@ -101,6 +101,11 @@ public final class ShmMpj extends Mpj {
     }
 
     @Override
+    public java.util.Map<String, Long> statistics() {
+        return engine.routeStatistics().asMap();
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;
@@ -108,6 +113,11 @@ public final class ShmMpj extends Mpj {
         closed = true;
         try {
             engine.flush();
+            if (job.config().routeStats) {
+                String summary = engine.routeStatistics().summary();
+                System.out.print(summary.isEmpty() ? "route statistics, rank " + rank + ": no message routed\n"
+                    : "route statistics, rank " + rank + ":\n" + summary);
+            }
         } finally {
             control.setState(rank, JobControl.STATE_FINALIZED);
             if (ownsJob) {

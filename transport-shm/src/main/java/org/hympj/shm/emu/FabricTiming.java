@@ -4,7 +4,7 @@ import org.hympj.api.Datatype;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.model.DescriptorCache;
 import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.Layout;
+import org.hympj.spi.Layout;
 import org.hympj.shm.model.ModelParams;
 import org.hympj.shm.model.NetTopology;
 import org.hympj.shm.model.Plan;

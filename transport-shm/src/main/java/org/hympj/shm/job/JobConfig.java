@@ -42,6 +42,12 @@ public final class JobConfig {
     public final double dilation;
     /** The job's time origin (System.nanoTime, one clock for all processes of the machine). */
     public final long epochNanos;
+    /** Route table: a preset name or a file ("" = the model's preset, else ha-pacs). */
+    public final String routeTable;
+    /** Striping threshold override: -1 = the table's, 0 = off, else bytes. */
+    public final long stripe;
+    /** Print each rank's route statistics at finalize. */
+    public final boolean routeStats;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
@@ -54,12 +60,13 @@ public final class JobConfig {
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
         this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
-            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime());
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false);
     }
 
     private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                       int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
-                      String idle, String coll, String route, double dilation, long epochNanos) {
+                      String idle, String coll, String route, double dilation, long epochNanos, String routeTable,
+                      long stripe, boolean routeStats) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -93,8 +100,8 @@ public final class JobConfig {
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.idle = idle;
         this.coll = coll == null ? "" : coll;
-        if (!route.equals("auto") && !route.equals("tca") && !route.equals("ib")) {
-            throw new IllegalArgumentException("route must be auto, tca or ib, was " + route);
+        if (!route.equals("auto") && !route.equals("tca") && !route.equals("ib") && !route.equals("hybrid")) {
+            throw new IllegalArgumentException("--route must be auto, hybrid, tca or ib, was " + route);
         }
         if (dilation < 0) {
             throw new IllegalArgumentException("time dilation must be >= 1 (or 0 for the default), was " + dilation);
@@ -102,12 +109,42 @@ public final class JobConfig {
         this.route = route;
         this.dilation = dilation;
         this.epochNanos = epochNanos;
+        this.routeTable = routeTable == null ? "" : routeTable;
+        this.stripe = stripe;
+        this.routeStats = routeStats;
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */
     public JobConfig withTiming(String route, double dilation) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
-            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos);
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats);
+    }
+
+    /** A copy with the hybrid router's table ("" = default) and striping override (-1 = the table's, 0 = off). */
+    public JobConfig withRouting(String table, long stripeThreshold) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, table,
+            stripeThreshold, routeStats);
+    }
+
+    /** A copy that prints (or not) the route statistics of every rank at finalize. */
+    public JobConfig withRouteStats(boolean on) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            on);
+    }
+
+    /** True when the hybrid router picks the fabric per message (--route hybrid, or auto under a model). */
+    public boolean hybrid() {
+        return route.equals("hybrid") || (route.equals("auto") && !model.equals("none"));
+    }
+
+    /** The route table to load: as given, else the model's preset when there is one, else ha-pacs. */
+    public String routeTableName() {
+        if (!routeTable.isEmpty()) {
+            return routeTable;
+        }
+        return org.hympj.router.RouteTable.class.getResource(model + ".route") != null ? model : "ha-pacs";
     }
 
     /** True when messages take emulated fabrics (a model, or a forced route), with one ring set per fabric. */
@@ -163,7 +200,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll, route, dilation, epochNanos);
+            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats);
     }
 
     /**
@@ -202,6 +239,9 @@ public final class JobConfig {
         p.setProperty("route", route);
         p.setProperty("dilation", Double.toString(dilation));
         p.setProperty("epoch.nanos", Long.toString(epochNanos));
+        p.setProperty("route.table", routeTable);
+        p.setProperty("stripe", Long.toString(stripe));
+        p.setProperty("route.stats", Boolean.toString(routeStats));
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -219,7 +259,9 @@ public final class JobConfig {
             Integer.parseInt(p.getProperty("eager.limit")), p.getProperty("model", "none"),
             Integer.parseInt(p.getProperty("subcluster", p.getProperty("size"))), p.getProperty("idle", "auto"),
             p.getProperty("coll", ""), p.getProperty("route", "auto"),
-            Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")));
+            Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")),
+            p.getProperty("route.table", ""), Long.parseLong(p.getProperty("stripe", "-1")),
+            Boolean.parseBoolean(p.getProperty("route.stats", "false")));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

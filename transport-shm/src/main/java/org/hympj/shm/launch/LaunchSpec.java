@@ -42,6 +42,9 @@ public final class LaunchSpec {
     String idle = "auto";
     String coll = "";
     String route = "auto";
+    String routeTable = "";
+    long stripe = -1;
+    boolean routeStats;
     double dilation = 0;
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
@@ -138,6 +141,24 @@ public final class LaunchSpec {
     /** Route policy: auto, tca or ib. */
     public LaunchSpec route(String r) {
         this.route = r;
+        return this;
+    }
+
+    /** Route table preset or file for the hybrid router ("" = default). */
+    public LaunchSpec routeTable(String t) {
+        this.routeTable = t;
+        return this;
+    }
+
+    /** Striping threshold in bytes (0 = off, -1 = the table's). */
+    public LaunchSpec stripe(long bytes) {
+        this.stripe = bytes;
+        return this;
+    }
+
+    /** Print every rank's route statistics at finalize. */
+    public LaunchSpec routeStats(boolean on) {
+        this.routeStats = on;
         return this;
     }
 

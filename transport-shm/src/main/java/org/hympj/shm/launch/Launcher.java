@@ -77,7 +77,12 @@ public final class Launcher {
         JobConfig config = JobConfig.defaults(jobId, spec.np)
             .with(spec.segmentBytes, ring, bulk, inline, eager, spec.model,
                 spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle, spec.coll)
-            .withTiming(spec.route, spec.dilation);
+            .withTiming(spec.route, spec.dilation)
+            .withRouting(spec.routeTable, spec.stripe)
+            .withRouteStats(spec.routeStats);
+        if (config.hybrid()) {
+            org.hympj.router.RouteTable.load(config.routeTableName()); // a bad --route-table fails here
+        }
         if (!config.model.equals("none")) {
             org.hympj.shm.emu.FabricTiming.modelFor(config); // a bad --model fails here, before any rank starts
         }

@@ -30,7 +30,13 @@ public final class MpjRun {
         "  -cp, --classpath CP   class path of the application, added to HyMPJ's own",
         "  --subcluster S        TCA subcluster size (ranks 0..S-1, S..2S-1, ...); default: all ranks",
         "  --model M             timing model: none (native shared memory, default), ha-pacs, tofu, or a properties file",
-        "  --route R             fabric per message: auto (default), tca (an error outside the subcluster), ib",
+        "  --route R             fabric per message: auto (default: native without a model, hybrid with one),",
+        "                        hybrid (by size and layout, see --show-route-table), tca (an error outside",
+        "                        the subcluster), ib",
+        "  --route-table T       the hybrid router's thresholds: a preset (ha-pacs) or a file (bin/hympj-bench calibrate)",
+        "  --stripe BYTES|off    split contiguous messages from BYTES over both fabrics (default: the table's)",
+        "  --route-stats         print every rank's route decisions at finalize",
+        "  --show-route-table    print the route table (of --route-table, or of --model) and exit",
         "  --time-dilation D     modelled durations last D times longer in real time (default: from ranks and cores)",
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
         "  --tag-output          prefix every output line with [rank]",
@@ -64,6 +70,7 @@ public final class MpjRun {
         String userCp = null;
         String hympjCp = System.getProperty("java.class.path");
         boolean npGiven = false;
+        boolean showTable = false;
         int i = 0;
         for (; i < argv.length; i++) {
             String a = argv[i];
@@ -124,6 +131,20 @@ public final class MpjRun {
                     }
                     i++;
                     break;
+                case "--route-table":
+                    spec.routeTable(value(argv, ++i, a));
+                    break;
+                case "--stripe": {
+                    String v = value(argv, ++i, a);
+                    spec.stripe(v.equals("off") ? 0 : parseBytes(a, v));
+                    break;
+                }
+                case "--route-stats":
+                    spec.routeStats(true);
+                    break;
+                case "--show-route-table":
+                    showTable = true;
+                    break;
                 case "--coll":
                     spec.coll(value(argv, ++i, a));
                     break;
@@ -136,6 +157,16 @@ public final class MpjRun {
                 default:
                     throw new IllegalArgumentException("unknown option " + a);
             }
+        }
+        if (showTable) {
+            String name = !spec.routeTable.isEmpty() ? spec.routeTable
+                : org.hympj.router.RouteTable.class.getResource(spec.model + ".route") != null ? spec.model : "ha-pacs";
+            org.hympj.router.RouteTable t = org.hympj.router.RouteTable.load(name);
+            if (spec.stripe >= 0) {
+                t = t.withStripeThreshold(spec.stripe);
+            }
+            System.out.print(t.describe());
+            return 0;
         }
         if (!npGiven) {
             throw new IllegalArgumentException("-np N is required");

@@ -1,5 +1,7 @@
 package org.hympj.shm.model;
 
+import org.hympj.spi.Layout;
+
 /**
  * The physics of the emulated fabrics: given a transfer issued at a modelled time, it picks
  * the protocol, reserves the engines and links the transfer uses on the {@link Timelines}

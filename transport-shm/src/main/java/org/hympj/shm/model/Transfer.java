@@ -1,5 +1,7 @@
 package org.hympj.shm.model;
 
+import org.hympj.spi.Layout;
+
 /** One message as the timing model sees it. Mutable and reused: planning allocates nothing. */
 public final class Transfer {
     /** S5's transfer modes: M = a registered segment, B = a bounce buffer (a heap array). */

@@ -18,7 +18,11 @@ import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
+import org.hympj.router.HybridPolicy;
+import org.hympj.router.RouteStatistics;
+import org.hympj.router.RouteTable;
 import org.hympj.shm.model.Fabric;
+import org.hympj.spi.Layout;
 import org.hympj.spi.ProgressEngine;
 
 /**
@@ -81,6 +85,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private long now;
     /** Earliest modelled instant something waits for (a gated packet, a timed completion). */
     private long wakeAt = Long.MAX_VALUE;
+    /** The hybrid router's policy (null unless routing is hybrid). */
+    private final HybridPolicy policy;
+    private final RouteStatistics stats = new RouteStatistics();
     private Req[] timed = new Req[16];
     private long[] timedAt = new long[16];
     private int timedCount;
@@ -99,6 +106,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
+        this.policy = config.hybrid() ? policy(config, timing) : null;
         this.sendSeq = new int[size];
         this.recvSeq = new int[size];
         this.pending = new ArrayDeque[channels * size];
@@ -152,6 +160,46 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     }
 
     // ------------------------------------------------------------------ routes
+
+    private static HybridPolicy policy(JobConfig config, FabricTiming timing) {
+        RouteTable table = RouteTable.load(config.routeTableName());
+        if (config.stripe >= 0) {
+            table = table.withStripeThreshold(config.stripe);
+        }
+        double tcaBw = 1;
+        double ibBw = 1;
+        if (timing != null && timing.model().hasIb()) {
+            tcaBw = timing.model().params().bytesPerNs("tca.dma.bandwidth");
+            ibBw = timing.model().params().bytesPerNs("ib.bandwidth");
+        }
+        return new HybridPolicy(table, tcaBw, ibBw);
+    }
+
+    /** Route decisions so far (per fabric and layout: messages, bytes). */
+    public RouteStatistics routeStatistics() {
+        return stats;
+    }
+
+    /** The hybrid router's table, or null when routing is not hybrid. */
+    public RouteTable routeTable() {
+        return policy == null ? null : policy.table();
+    }
+
+    /**
+     * The channel for a message of {@code bytes} in {@code layout} to {@code dest}: the hybrid
+     * router's choice, or the forced route, or the one native channel.
+     */
+    int channelFor(int dest, long bytes, Layout layout, String op) {
+        if (policy != null && dest != Comm.PROC_NULL) {
+            return policy.choose(tcaReaches(rank, dest), bytes, layout);
+        }
+        return channelFor(dest, op);
+    }
+
+    /** True when the hybrid router stripes this message over both fabrics. */
+    boolean stripeFor(int dest, long bytes, Layout layout) {
+        return policy != null && dest != Comm.PROC_NULL && policy.stripe(tcaReaches(rank, dest), bytes, layout);
+    }
 
     /**
      * The channel a message to {@code dest} (a world rank) takes. Natively there is one;
@@ -431,7 +479,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
         // that beats the two copies of eager — above the inline limit
         boolean pull = pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit;
-        if (s.buf.bytes <= eagerLimit && !pull) {
+        if (channels > 1) {
+            stats.count(s.stripe ? 2 : s.channel, s.layout, s.buf.bytes);
+        }
+        if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
         } else {
@@ -452,10 +503,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     /** Plans the message's transfer on the model (no-op without one). */
     private void plan(SendReq s, boolean dstInSegment) {
+        plan(s, s.channel, s.buf.bytes, dstInSegment);
+    }
+
+    /** Plans {@code bytes} of the message over {@code channel} (a part, when striped). */
+    private void plan(SendReq s, int channel, long bytes, boolean dstInSegment) {
         if (timing == null) {
             return;
         }
-        timing.plan(fabricOf(s.channel), s.dest, s.buf.type, s.buf.count, s.buf.bytes, s.buf.base == null,
+        timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
             dstInSegment, s.persistent, System.nanoTime());
         s.visibleAt = timing.visibleAtReal;
         s.senderDoneAt = timing.senderDoneReal;
@@ -504,7 +560,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 return true; // now waits for CTS or ACK
             }
             default:
-                return emitStream(s, ring);
+                throw new IllegalStateException("internal: unknown emit state " + s.emit);
         }
     }
 
@@ -541,14 +597,16 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     }
 
     /**
-     * Streams a rendezvous message the receiver cannot take by a put: pieces through the bulk
-     * region (one copy in, one out, the receiver copying piece k while we pack piece k+1), or
-     * through the packet ring itself while the bulk region is full.
+     * Streams one part of a rendezvous message the receiver cannot take by a put: pieces
+     * through the bulk region (one copy in, one out, the receiver copying piece k while we pack
+     * piece k+1), or through the packet ring itself while the bulk region is full.
      */
-    private boolean emitStream(SendReq s, OneToOneRingBuffer ring) {
-        BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
-        while (s.streamed < s.accept) {
-            int chunk = (int) Math.min(bulkChunk, s.accept - s.streamed);
+    boolean emitStream(StreamCursor c) {
+        SendReq s = c.owner;
+        OneToOneRingBuffer ring = fabric.ring(c.channel, s.dest);
+        BulkOutbound bulk = fabric.bulkTo(c.channel, s.dest);
+        while (c.pos < c.end) {
+            int chunk = (int) Math.min(bulkChunk, c.end - c.pos);
             long start = bulk.tryReserve(chunk);
             AtomicBuffer b = ring.buffer();
             if (start >= 0) {
@@ -556,34 +614,42 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 if (idx < 0) {
                     return false;
                 }
-                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
-                    null, bulk.address(start), chunk);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, bulk.address(start), chunk);
                 bulk.commit(start, chunk);
-                b.putLong(idx, s.visibleAt);
+                b.putLong(idx, c.visibleAt);
                 b.putInt(idx + Packets.B, s.recvId);
                 b.putInt(idx + Packets.B + 4, chunk);
-                b.putLong(idx + Packets.B + 8, s.streamed);
+                b.putLong(idx + Packets.B + 8, c.pos);
                 b.putLong(idx + Packets.B + 16, start);
                 ring.commit(idx);
                 written++;
             } else {
-                chunk = (int) Math.min(fragPayload, s.accept - s.streamed);
+                chunk = (int) Math.min(fragPayload, c.end - c.pos);
                 int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
                 if (idx < 0) {
                     return false;
                 }
-                b.putLong(idx, s.visibleAt);
+                b.putLong(idx, c.visibleAt);
                 b.putInt(idx + Packets.B, s.recvId);
-                b.putLong(idx + Packets.B + 8, s.streamed);
-                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, s.streamed,
+                b.putLong(idx + Packets.B + 8, c.pos);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos,
                     null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
                 ring.commit(idx);
                 written++;
             }
-            s.streamed += chunk;
+            c.pos += chunk;
         }
-        finishRendezvousSend(s);
+        partDone(s, c.senderDoneAt);
         return true;
+    }
+
+    /** One part of a rendezvous send is written; the send completes with its last part. */
+    private void partDone(SendReq s, long senderDoneAt) {
+        s.partsDoneAt = Math.max(s.partsDoneAt, senderDoneAt);
+        if (--s.partsLeft == 0) {
+            s.senderDoneAt = s.partsDoneAt;
+            finishRendezvousSend(s);
+        }
     }
 
     private void finishRendezvousSend(SendReq s) {
@@ -635,7 +701,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     boolean writeControl(int channel, int dest, int type, int a, int b, long c, long d, long vis) {
         OneToOneRingBuffer ring = fabric.ring(channel, dest);
-        int len = type == Packets.CTS ? Packets.CTS_LENGTH : Packets.ID_LENGTH;
+        int len = type == Packets.CTS ? Packets.CTS_LENGTH : type == Packets.FIN ? Packets.FIN_LENGTH : Packets.ID_LENGTH;
         int idx = ring.tryClaim(type, len);
         if (idx < 0) {
             return false;
@@ -647,6 +713,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             buf.putInt(idx + Packets.B + 4, b);
             buf.putLong(idx + Packets.B + 8, c);
             buf.putLong(idx + Packets.B + 16, d);
+        } else if (type == Packets.FIN) {
+            buf.putLong(idx + Packets.B + 8, c);
         }
         ring.commit(idx);
         written++;
@@ -758,9 +826,14 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 int tag = buffer.getInt(p + 4);
                 int seq = buffer.getInt(p + 8);
                 if (seq != recvSeq[src]) {
-                    // one fabric per pair today keeps order; the reorder buffer comes with the hybrid router
-                    throw new MpjException("internal: packet from rank " + src + " out of order (seq " + seq
-                        + ", expected " + recvSeq[src] + ")");
+                    if (seq - recvSeq[src] > 0) {
+                        // an earlier message from src is still on the other fabric: leave this one in its
+                        // ring (no copy) until that one is matched — each ring is in order, so the
+                        // expected packet heads one of them and this cannot deadlock
+                        return Action.ABORT;
+                    }
+                    throw new MpjException("internal: packet from rank " + src + " with an old sequence number "
+                        + seq + " (expected " + recvSeq[src] + ")");
                 }
                 recvSeq[src] = seq + 1;
                 MatchQueue mq = queue(ctx);
@@ -813,24 +886,38 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 long dstSeg = buffer.getLong(p + 16);
                 if (accept == 0) {
                     finishRendezvousSend(s);
-                } else if (dstSeg >= 0) {
-                    if (dstSeg + accept > fabric.segmentBytes()) {
-                        throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
+                    break;
+                }
+                if (dstSeg >= 0 && dstSeg + accept > fabric.segmentBytes()) {
+                    throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
+                }
+                s.recvId = recvId;
+                s.partsDoneAt = 0;
+                // a striped message: [0, split) over TCA, [split, accept) over IB
+                long split = s.stripe ? policy.tcaPart(accept) : accept;
+                int parts = s.stripe ? 2 : 1;
+                s.partsLeft = parts; // partDone counts it down, possibly within this loop
+                for (int part = 0; part < parts; part++) {
+                    int channel = s.stripe ? part : s.channel;
+                    long from = part == 0 ? 0 : split;
+                    long to = part == 0 ? split : accept;
+                    plan(s, channel, to - from, dstSeg >= 0);
+                    if (dstSeg >= 0) {
+                        // the put: straight into the receiver's segment, then its completion notice
+                        packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, from,
+                            null, fabric.segmentAddress(src) + dstSeg + from, to - from);
+                        sendControl(channel, src, Packets.FIN, recvId, 0, to - from, 0, s.visibleAt);
+                        partDone(s, s.senderDoneAt);
+                    } else {
+                        StreamCursor c = s.cursors[part];
+                        c.channel = channel;
+                        c.pos = from;
+                        c.end = to;
+                        c.visibleAt = s.visibleAt;
+                        c.senderDoneAt = s.senderDoneAt;
+                        pending[channel * size + src].addLast(c); // streamed by flushPending, in order
+                        pendingCount++;
                     }
-                    plan(s, true); // the put starts now
-                    packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
-                        null, fabric.segmentAddress(src) + dstSeg, accept);
-                    sendControl(ch, src, Packets.FIN, recvId, 0, 0, 0, s.visibleAt);
-                    finishRendezvousSend(s);
-                } else {
-                    plan(s, false);
-                    s.emit = SendReq.EMIT_STREAM;
-                    s.recvId = recvId;
-                    s.accept = accept;
-                    s.streamed = 0;
-                    ArrayDeque<Outbound> q = pending[ch * size + src];
-                    q.addLast(s); // streamed by flushPending, in order behind anything queued
-                    pendingCount++;
                 }
                 break;
             }
@@ -861,9 +948,14 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
                 break;
             }
-            case Packets.FIN:
-                finishRendezvousRecv(rndvRecvs.get(buffer.getInt(p)));
+            case Packets.FIN: {
+                RecvReq r = rndvRecvs.get(buffer.getInt(p));
+                r.received += buffer.getLong(p + 8);
+                if (r.received == r.accept) {
+                    finishRendezvousRecv(r);
+                }
                 break;
+            }
             case Packets.ACK:
                 finishRendezvousSend(rndvSends.get(buffer.getInt(p)));
                 break;

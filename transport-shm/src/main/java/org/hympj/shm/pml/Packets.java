@@ -10,7 +10,7 @@ package org.hympj.shm.pml;
  * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long srcSegOff:long
  * CTS         vis:long sendId:int recvId:int accept:long dstSegOff:long
  * FRAG        vis:long recvId:int pad:int offset:long | data…
- * FIN         vis:long recvId:int pad:int
+ * FIN         vis:long recvId:int pad:int bytes:long                   (that many bytes were put)
  * ACK         vis:long sendId:int pad:int
  * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int start:long      (payload in the bulk region)
  * FRAG_BULK   vis:long recvId:int len:int offset:long start:long       (streamed piece, in bulk)
@@ -34,6 +34,7 @@ final class Packets {
     static final int CTS_LENGTH = B + 24;
     static final int FRAG_HEADER = B + 16;
     static final int ID_LENGTH = B + 8;
+    static final int FIN_LENGTH = B + 16;
     static final int BULK_NOTICE_LENGTH = B + 24;
 
     private Packets() {

@@ -8,7 +8,6 @@ package org.hympj.shm.pml;
 final class SendReq extends Req implements Outbound {
     static final int EMIT_EAGER = 0;
     static final int EMIT_RTS = 1;
-    static final int EMIT_STREAM = 2;
 
     int dest;
     /** The fabric channel (0 natively; 0 = TCA, 1 = IB when emulating), fixed at the call or at init. */
@@ -19,10 +18,17 @@ final class SendReq extends Req implements Outbound {
     long senderDoneAt;
     int emit;
     int sendId = -1;
-    // streaming state (after a CTS without a segment address)
+    /** Layout and route decided at the call or at init (persistent). */
+    org.hympj.spi.Layout layout = org.hympj.spi.Layout.CONTIGUOUS;
+    /** The receiver's handle for the data packets (from its clear-to-send). */
     int recvId;
-    long accept;
-    long streamed;
+    /** Split over both fabrics (hybrid router, large contiguous messages). */
+    boolean stripe;
+    /** Streams or puts still to finish before the send completes. */
+    int partsLeft;
+    /** Latest sender-done instant over the parts. */
+    long partsDoneAt;
+    final StreamCursor[] cursors = {new StreamCursor(this), new StreamCursor(this)};
 
     SendReq(Engine engine, boolean persistent) {
         super(engine, persistent);

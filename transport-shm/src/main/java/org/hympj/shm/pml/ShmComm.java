@@ -98,7 +98,9 @@ public class ShmComm implements Comm {
     private SendReq bind(SendReq s, Object buf, int offset, int count, Datatype type, int dest, int tag, int context) {
         s.buf.set(buf, offset, count, type, engine);
         s.dest = world(dest);
-        s.channel = engine.channelFor(s.dest, "send");
+        s.layout = org.hympj.spi.Layout.of(type, count);
+        s.channel = engine.channelFor(s.dest, s.buf.bytes, s.layout, "send");
+        s.stripe = engine.stripeFor(s.dest, s.buf.bytes, s.layout);
         s.tag = tag;
         s.ctx = context;
         return s;

@@ -1,5 +1,7 @@
 package org.hympj.shm.model;
 
+import org.hympj.spi.Layout;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,57 @@
+package org.hympj.router;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.hympj.spi.Layout;
+
+/** Decisions counted per fabric and layout: messages and bytes. One per rank; not thread-safe. */
+public final class RouteStatistics {
+    private static final String[] FABRICS = {"tca", "ib", "striped"};
+    private final long[] messages = new long[FABRICS.length * Layout.values().length];
+    private final long[] bytes = new long[messages.length];
+
+    /** Counts one message; {@code fabric} is HybridPolicy.TCA, .IB, or 2 for striped. */
+    public void count(int fabric, Layout layout, long n) {
+        int i = fabric * Layout.values().length + layout.ordinal();
+        messages[i]++;
+        bytes[i] += n;
+    }
+
+    public long messages(int fabric, Layout layout) {
+        return messages[fabric * Layout.values().length + layout.ordinal()];
+    }
+
+    public long bytes(int fabric, Layout layout) {
+        return bytes[fabric * Layout.values().length + layout.ordinal()];
+    }
+
+    /** "route.tca.contiguous.messages" → count, … (non-zero entries only). */
+    public Map<String, Long> asMap() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int f = 0; f < FABRICS.length; f++) {
+            for (Layout l : Layout.values()) {
+                int i = f * Layout.values().length + l.ordinal();
+                if (messages[i] > 0) {
+                    m.put("route." + FABRICS[f] + "." + l.key() + ".messages", messages[i]);
+                    m.put("route." + FABRICS[f] + "." + l.key() + ".bytes", bytes[i]);
+                }
+            }
+        }
+        return m;
+    }
+
+    /** One line per non-zero entry. */
+    public String summary() {
+        StringBuilder b = new StringBuilder();
+        for (int f = 0; f < FABRICS.length; f++) {
+            for (Layout l : Layout.values()) {
+                int i = f * Layout.values().length + l.ordinal();
+                if (messages[i] > 0) {
+                    b.append(String.format("%-8s %-15s %10d messages %14d bytes%n", FABRICS[f], l.key(), messages[i],
+                        bytes[i]));
+                }
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,24 @@
+package org.hympj.shm.pml;
+
+/**
+ * One stream of a rendezvous message's bytes [pos, end) over one channel, after the
+ * receiver's clear-to-send without a segment address. A striped message has two, one per
+ * fabric. Reused by its send request: a start allocates nothing.
+ */
+final class StreamCursor implements Outbound {
+    final SendReq owner;
+    int channel;
+    long pos;
+    long end;
+    long visibleAt;
+    long senderDoneAt;
+
+    StreamCursor(SendReq owner) {
+        this.owner = owner;
+    }
+
+    @Override
+    public boolean emit() {
+        return owner.engine.emitStream(this);
+    }
+}
