@@ -30,6 +30,7 @@ public final class ShmMpj extends Mpj {
     private final JobControl control;
     private final Engine engine;
     private final ShmComm world;
+    private final org.hympj.shm.pml.OsEngine oneSided;
     private final boolean ownsJob;
     private final int rank;
     private final Thread cleanup;
@@ -47,8 +48,15 @@ public final class ShmMpj extends Mpj {
                 job.config(), rank, Runtime.getRuntime().availableProcessors());
         }
         this.engine = new Engine(fabric, job.config(), control, !ownsJob, timing);
-        this.world = new ShmComm(engine, new SegmentAllocator(fabric),
-            org.hympj.shm.pml.CollectiveChoice.barrier(job.config()));
+        SegmentAllocator segment = new SegmentAllocator(fabric);
+        if (job.config().p2p.equals("onesided")) {
+            FabricTiming osTiming = timing == null ? null : new FabricTiming(timing.model(),
+                new SharedTimelines(fabric.timelines()), job.config(), rank, Runtime.getRuntime().availableProcessors());
+            this.oneSided = org.hympj.shm.pml.OneSided.start(engine, job, segment, osTiming);
+        } else {
+            this.oneSided = null;
+        }
+        this.world = new ShmComm(engine, segment, org.hympj.shm.pml.CollectiveChoice.barrier(job.config()), oneSided);
         control.register(rank, ProcessHandle.current().pid());
         if (ownsJob) {
             cleanup = new Thread(job::delete, "hympj-cleanup");
@@ -112,6 +120,9 @@ public final class ShmMpj extends Mpj {
         }
         closed = true;
         try {
+            if (oneSided != null) {
+                oneSided.close();
+            }
             engine.flush();
             if (job.config().routeStats) {
                 String summary = engine.routeStatistics().summary();

@@ -48,6 +48,8 @@ public final class JobConfig {
     public final long stripe;
     /** Print each rank's route statistics at finalize. */
     public final boolean routeStats;
+    /** Point-to-point engine: "twosided" (default) or "onesided" (S2's isend/irecv from one-sided writes). */
+    public final String p2p;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
@@ -60,13 +62,13 @@ public final class JobConfig {
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
         this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
-            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false);
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided");
     }
 
     private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                       int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                       String idle, String coll, String route, double dilation, long epochNanos, String routeTable,
-                      long stripe, boolean routeStats) {
+                      long stripe, boolean routeStats, String p2p) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -112,26 +114,37 @@ public final class JobConfig {
         this.routeTable = routeTable == null ? "" : routeTable;
         this.stripe = stripe;
         this.routeStats = routeStats;
+        if (!p2p.equals("twosided") && !p2p.equals("onesided")) {
+            throw new IllegalArgumentException("--p2p must be twosided or onesided, was " + p2p);
+        }
+        this.p2p = p2p;
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */
     public JobConfig withTiming(String route, double dilation) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
-            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats);
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p);
     }
 
     /** A copy with the hybrid router's table ("" = default) and striping override (-1 = the table's, 0 = off). */
     public JobConfig withRouting(String table, long stripeThreshold) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, table,
-            stripeThreshold, routeStats);
+            stripeThreshold, routeStats, p2p);
     }
 
     /** A copy that prints (or not) the route statistics of every rank at finalize. */
     public JobConfig withRouteStats(boolean on) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            on);
+            on, p2p);
+    }
+
+    /** A copy with another point-to-point engine (twosided, onesided). */
+    public JobConfig withP2p(String engine) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, engine);
     }
 
     /** True when the hybrid router picks the fabric per message (--route hybrid, or auto under a model). */
@@ -200,7 +213,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats);
+            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p);
     }
 
     /**
@@ -242,6 +255,7 @@ public final class JobConfig {
         p.setProperty("route.table", routeTable);
         p.setProperty("stripe", Long.toString(stripe));
         p.setProperty("route.stats", Boolean.toString(routeStats));
+        p.setProperty("p2p", p2p);
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -261,7 +275,7 @@ public final class JobConfig {
             p.getProperty("coll", ""), p.getProperty("route", "auto"),
             Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")),
             p.getProperty("route.table", ""), Long.parseLong(p.getProperty("stripe", "-1")),
-            Boolean.parseBoolean(p.getProperty("route.stats", "false")));
+            Boolean.parseBoolean(p.getProperty("route.stats", "false")), p.getProperty("p2p", "twosided"));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

@@ -69,6 +69,11 @@ public final class JobDirectory {
         return dir.resolve("r" + rank + ".seg");
     }
 
+    /** Rank R's one-sided buffers (Remote Address Buffer and complete buffer rings), with --p2p onesided. */
+    public Path oneSidedFile(int rank) {
+        return dir.resolve("r" + rank + ".os");
+    }
+
     /** Engine and link timelines of the emulated fabrics (only when the job emulates them). */
     public Path timelinesFile() {
         return dir.resolve("job.timelines");
@@ -125,6 +130,11 @@ public final class JobDirectory {
             }
             if (config.emulatesFabrics()) {
                 jd.createFile(jd.timelinesFile(), timelinesBytes(config.size));
+            }
+            if (config.p2p.equals("onesided")) {
+                for (int r = 0; r < config.size; r++) {
+                    jd.createFile(jd.oneSidedFile(r), org.hympj.shm.pml.OsEngine.fileBytes(config.size));
+                }
             }
             Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));
             JobControl.create(ctlTmp, config.size).close();

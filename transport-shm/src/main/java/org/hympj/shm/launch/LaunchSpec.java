@@ -45,6 +45,7 @@ public final class LaunchSpec {
     String routeTable = "";
     long stripe = -1;
     boolean routeStats;
+    String p2p = "twosided";
     double dilation = 0;
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
@@ -153,6 +154,12 @@ public final class LaunchSpec {
     /** Striping threshold in bytes (0 = off, -1 = the table's). */
     public LaunchSpec stripe(long bytes) {
         this.stripe = bytes;
+        return this;
+    }
+
+    /** Point-to-point engine: twosided (default) or onesided (S2). */
+    public LaunchSpec p2p(String engine) {
+        this.p2p = engine;
         return this;
     }
 

@@ -79,7 +79,8 @@ public final class Launcher {
                 spec.subcluster <= 0 ? spec.np : spec.subcluster, spec.idle, spec.coll)
             .withTiming(spec.route, spec.dilation)
             .withRouting(spec.routeTable, spec.stripe)
-            .withRouteStats(spec.routeStats);
+            .withRouteStats(spec.routeStats)
+            .withP2p(spec.p2p);
         if (config.hybrid()) {
             org.hympj.router.RouteTable.load(config.routeTableName()); // a bad --route-table fails here
         }

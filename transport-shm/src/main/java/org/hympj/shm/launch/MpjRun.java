@@ -36,6 +36,8 @@ public final class MpjRun {
         "  --route-table T       the hybrid router's thresholds: a preset (ha-pacs) or a file (bin/hympj-bench calibrate)",
         "  --stripe BYTES|off    split contiguous messages from BYTES over both fabrics (default: the table's)",
         "  --route-stats         print every rank's route decisions at finalize",
+        "  --p2p ENGINE          point-to-point engine: twosided (default) or onesided (S2: one-sided writes,",
+        "                        address notify buffers and a polling thread; no ANY_SOURCE, no probe)",
         "  --show-route-table    print the route table (of --route-table, or of --model) and exit",
         "  --time-dilation D     modelled durations last D times longer in real time (default: from ranks and cores)",
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
@@ -139,6 +141,9 @@ public final class MpjRun {
                     spec.stripe(v.equals("off") ? 0 : parseBytes(a, v));
                     break;
                 }
+                case "--p2p":
+                    spec.p2p(value(argv, ++i, a));
+                    break;
                 case "--route-stats":
                     spec.routeStats(true);
                     break;

@@ -36,13 +36,23 @@ public class ShmComm implements Comm {
     private final RecvReq collRecv;
     final Collectives coll;
     private final BarrierAlgorithm defaultBarrier;
+    /** The one-sided point-to-point engine (--p2p onesided), or null: then the two-sided engine. */
+    final OsEngine os;
+    private final OsRequest osBlockingSend;
+    private final OsRequest osBlockingRecv;
 
     /** The world communicator. */
     public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
-        this(engine, segment, 0, identity(engine.size()), defaultBarrier);
+        this(engine, segment, defaultBarrier, null);
     }
 
-    ShmComm(Engine engine, SegmentAllocator segment, int ctx, int[] group, BarrierAlgorithm defaultBarrier) {
+    /** The world communicator, with point-to-point on the one-sided engine when {@code os} is given. */
+    public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier, OsEngine os) {
+        this(engine, segment, 0, identity(engine.size()), defaultBarrier, os);
+    }
+
+    ShmComm(Engine engine, SegmentAllocator segment, int ctx, int[] group, BarrierAlgorithm defaultBarrier,
+            OsEngine os) {
         this.engine = engine;
         this.segment = segment;
         this.ctx = ctx;
@@ -61,6 +71,9 @@ public class ShmComm implements Comm {
         this.collRecv = new RecvReq(engine, true);
         this.coll = new Collectives(this);
         this.defaultBarrier = defaultBarrier;
+        this.os = os;
+        this.osBlockingSend = os == null ? null : os.newRequest(true, true);
+        this.osBlockingRecv = os == null ? null : os.newRequest(false, true);
         engine.reserveContexts(ctx + 2);
     }
 
@@ -124,9 +137,52 @@ public class ShmComm implements Comm {
         return r;
     }
 
+    // ------------------------------------------------------------ one-sided point-to-point
+
+    private OsRequest osSend(String op, OsRequest q, Object buf, int offset, int count, Datatype type, int dest,
+                             int tag) {
+        Args.buffer(op, buf, offset, count, type, segment);
+        Args.dest(op, dest, size);
+        Args.sendTag(op, tag);
+        q.buf.set(buf, offset, count, type, engine);
+        q.peer = world(dest);
+        q.tag = tag;
+        q.ctx = ctx;
+        q.localOf = localOf;
+        return q;
+    }
+
+    private OsRequest osRecv(String op, OsRequest q, Object buf, int offset, int count, Datatype type, int source,
+                             int tag) {
+        Args.buffer(op, buf, offset, count, type, segment);
+        Args.source(op, source, size);
+        Args.recvTag(op, tag);
+        if (source == ANY_SOURCE) {
+            throw new UnsupportedOperationException(op + ": ANY_SOURCE is not supported by --p2p onesided: a receive "
+                + "writes its address into one sender's Remote Address Buffer (S2); name the source");
+        }
+        q.buf.set(buf, offset, count, type, engine);
+        q.peer = world(source);
+        q.tag = tag;
+        q.ctx = ctx;
+        q.localOf = localOf;
+        return q;
+    }
+
+    private static UnsupportedOperationException noProbe(String op) {
+        return new UnsupportedOperationException(op + " is not supported by --p2p onesided: nothing arrives "
+            + "before the receive has posted its address (S2)");
+    }
+
     @Override
     public void send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
         engine.checkAbort();
+        if (os != null) {
+            OsRequest q = osSend("send", osBlockingSend, buf, offset, count, type, dest, tag);
+            q.start();
+            q.waitFor();
+            return;
+        }
         SendReq s = prepareSend("send", blockingSend, buf, offset, count, type, dest, tag);
         s.start();
         s.waitFor();
@@ -142,6 +198,18 @@ public class ShmComm implements Comm {
     @Override
     public void recv(Object buf, int offset, int count, Datatype type, int source, int tag, Status status) {
         engine.checkAbort();
+        if (os != null) {
+            OsRequest q = osRecv("recv", osBlockingRecv, buf, offset, count, type, source, tag);
+            q.start();
+            try {
+                q.waitFor();
+            } finally {
+                if (status != null) {
+                    status.set(q.status);
+                }
+            }
+            return;
+        }
         RecvReq r = prepareRecv("recv", blockingRecv, buf, offset, count, type, source, tag);
         r.start();
         try {
@@ -155,6 +223,11 @@ public class ShmComm implements Comm {
 
     @Override
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        if (os != null) {
+            OsRequest q = osSend("isend", os.newRequest(true, false), buf, offset, count, type, dest, tag);
+            q.start();
+            return q;
+        }
         SendReq s = prepareSend("isend", new SendReq(engine, false), buf, offset, count, type, dest, tag);
         s.start();
         return s;
@@ -162,6 +235,11 @@ public class ShmComm implements Comm {
 
     @Override
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        if (os != null) {
+            OsRequest q = osRecv("irecv", os.newRequest(false, false), buf, offset, count, type, source, tag);
+            q.start();
+            return q;
+        }
         RecvReq r = prepareRecv("irecv", new RecvReq(engine, false), buf, offset, count, type, source, tag);
         r.start();
         return r;
@@ -171,6 +249,22 @@ public class ShmComm implements Comm {
     public Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,
                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int recvTag) {
         engine.checkAbort();
+        if (os != null) {
+            Args.buffer("sendrecv (send side)", sendBuf, sendOffset, sendCount, sendType, segment);
+            Args.dest("sendrecv", dest, size);
+            Args.sendTag("sendrecv", sendTag);
+            OsRequest r = osRecv("sendrecv (receive side)", osBlockingRecv, recvBuf, recvOffset, recvCount, recvType,
+                source, recvTag);
+            OsRequest q = osSend("sendrecv", osBlockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
+            r.start();
+            q.start();
+            try {
+                q.waitFor();
+            } finally {
+                r.waitFor();
+            }
+            return r.status.copy();
+        }
         // check both sides before starting either, so a bad argument changes nothing
         Args.buffer("sendrecv (send side)", sendBuf, sendOffset, sendCount, sendType, segment);
         Args.dest("sendrecv", dest, size);
@@ -192,6 +286,9 @@ public class ShmComm implements Comm {
     public Status probe(int source, int tag) {
         Args.source("probe", source, size);
         Args.recvTag("probe", tag);
+        if (os != null) {
+            throw noProbe("probe");
+        }
         engine.checkAbort();
         Status st = new Status();
         if (source == PROC_NULL) {
@@ -215,6 +312,9 @@ public class ShmComm implements Comm {
     public Status iprobe(int source, int tag) {
         Args.source("iprobe", source, size);
         Args.recvTag("iprobe", tag);
+        if (os != null) {
+            throw noProbe("iprobe");
+        }
         engine.checkAbort();
         if (source == PROC_NULL) {
             Status st = new Status();
@@ -234,6 +334,9 @@ public class ShmComm implements Comm {
 
     @Override
     public PersistentRequest sendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        if (os != null) {
+            return osSend("sendInit", os.newRequest(true, true), buf, offset, count, type, dest, tag);
+        }
         SendReq s = prepareSend("sendInit", new SendReq(engine, true), buf, offset, count, type, dest, tag);
         engine.registerPersistent(s); // route and descriptors decided once, at init (S1)
         return s;
@@ -241,6 +344,9 @@ public class ShmComm implements Comm {
 
     @Override
     public PersistentRequest recvInit(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        if (os != null) {
+            return osRecv("recvInit", os.newRequest(false, true), buf, offset, count, type, source, tag);
+        }
         return prepareRecv("recvInit", new RecvReq(engine, true), buf, offset, count, type, source, tag);
     }
 
@@ -361,7 +467,7 @@ public class ShmComm implements Comm {
     @Override
     public Comm dup() {
         engine.checkAbort();
-        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier);
+        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, os);
     }
 
     @Override
@@ -377,7 +483,7 @@ public class ShmComm implements Comm {
         if (color == UNDEFINED) {
             return null;
         }
-        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier);
+        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, os);
     }
 
     /** World ranks of the members of {@code color}, ordered by (key, rank). */
@@ -427,7 +533,7 @@ public class ShmComm implements Comm {
         }
         // reorder is allowed but not used: on one shared-memory machine every placement is equal
         int[] g = java.util.Arrays.copyOf(group, (int) n);
-        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier);
+        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, os);
     }
 
     BarrierAlgorithm defaultBarrier() {

@@ -1,0 +1,135 @@
+package org.hympj.shm.pml;
+
+import org.hympj.api.MpjException;
+import org.hympj.api.PersistentRequest;
+import org.hympj.api.Status;
+import org.hympj.spi.ProgressEngine;
+
+/**
+ * A send or receive of the one-sided engine: issued by the application thread (enqueued,
+ * returns at once), carried out by the polling thread, completed through {@code done}
+ * (volatile: the polling thread's writes to the status happen before it).
+ */
+final class OsRequest implements PersistentRequest {
+    final OsEngine engine;
+    final boolean send;
+    final boolean persistent;
+    final Buf buf = new Buf();
+    final Status status = new Status();
+    int peer;
+    int tag;
+    int ctx;
+    int[] localOf;
+    boolean active;
+    volatile boolean done = true;
+    /** The application thread waiting for this request, woken by the polling thread on completion. */
+    volatile Thread waiter;
+    boolean freed;
+    private boolean used;
+    MpjException error;
+    // polling-thread state
+    int handle = -1;
+    long staging = -1;
+    long seq;
+
+    OsRequest(OsEngine engine, boolean send, boolean persistent) {
+        this.engine = engine;
+        this.send = send;
+        this.persistent = persistent;
+    }
+
+    String whyNotStartable() {
+        if (freed) {
+            return "request has been freed: " + this;
+        }
+        if (active) {
+            return "request is still active (complete it with wait or test first): " + this;
+        }
+        if (!persistent && used) {
+            return "only persistent requests (sendInit/recvInit) can be restarted: " + this;
+        }
+        return null;
+    }
+
+    @Override
+    public void start() {
+        String why = whyNotStartable();
+        if (why != null) {
+            throw new IllegalStateException("start: " + why);
+        }
+        used = true;
+        error = null;
+        active = true;
+        done = false;
+        engine.submit(this);
+    }
+
+    void consume() {
+        active = false;
+        MpjException e = error;
+        if (e != null) {
+            error = null;
+            throw e;
+        }
+    }
+
+    @Override
+    public void waitFor() {
+        if (!active) {
+            return;
+        }
+        if (!done) {
+            engine.await(this);
+        }
+        consume();
+    }
+
+    @Override
+    public boolean test() {
+        if (!active) {
+            return true;
+        }
+        if (!done) {
+            engine.helpOnce();
+            if (!done) {
+                return false;
+            }
+        }
+        consume();
+        return true;
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    @Override
+    public Status status() {
+        return status;
+    }
+
+    @Override
+    public void free() {
+        if (freed) {
+            return;
+        }
+        if (active && !done) {
+            engine.await(this);
+        }
+        active = false;
+        error = null;
+        freed = true;
+    }
+
+    @Override
+    public ProgressEngine engine() {
+        return engine;
+    }
+
+    @Override
+    public String toString() {
+        return (send ? "onesided send[dest=" : "onesided recv[source=") + peer + ", tag=" + tag + ", bytes="
+            + buf.bytes + (persistent ? ", persistent" : "") + "]";
+    }
+}
