@@ -112,6 +112,19 @@ public final class FabricTiming {
         return plan.protocol;
     }
 
+    /** Engine, modelled start and modelled engine end of the last planned message (for the trace). */
+    public int lastEngine() {
+        return plan.engine;
+    }
+
+    public long lastStart() {
+        return plan.start;
+    }
+
+    public long lastSenderDone() {
+        return plan.senderDone;
+    }
+
     public DescriptorCache cache() {
         return cache;
     }

@@ -88,6 +88,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     /** The hybrid router's policy (null unless routing is hybrid). */
     private final HybridPolicy policy;
     private final RouteStatistics stats = new RouteStatistics();
+    /** The --trace journal (Tracer.NONE when off). */
+    private org.hympj.shm.trace.Tracer tracer = org.hympj.shm.trace.Tracer.NONE;
     private Req[] timed = new Req[16];
     private long[] timedAt = new long[16];
     private int timedCount;
@@ -173,6 +175,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             ibBw = timing.model().params().bytesPerNs("ib.bandwidth");
         }
         return new HybridPolicy(table, tcaBw, ibBw);
+    }
+
+    /** Records events in {@code t} from now on (the --trace journal). */
+    public void trace(org.hympj.shm.trace.Tracer t) {
+        this.tracer = t == null ? org.hympj.shm.trace.Tracer.NONE : t;
     }
 
     /** Route decisions so far (per fabric and layout: messages, bytes). */
@@ -369,8 +376,14 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     @Override
     public void waitAll(Request[] requests) {
         idler.reset();
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.WAIT_BEGIN, -1, -1, requests.length, -1, -1, -1, 0, 0, "waitAll");
+        }
         while (!allDone(requests)) {
             idle(progress());
+        }
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.WAIT_END, -1, -1, requests.length, -1, -1, -1, 0, 0, "waitAll");
         }
         consumeAll(requests);
     }
@@ -482,6 +495,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (channels > 1) {
             stats.count(s.stripe ? 2 : s.channel, s.layout, s.buf.bytes);
         }
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.POST_SEND, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,
+                s.stripe ? "striped" : null);
+        }
         if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
@@ -513,6 +530,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
         timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
             dstInSegment, s.persistent, System.nanoTime());
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(), -1,
+                timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());
+        }
         s.visibleAt = timing.visibleAtReal;
         s.senderDoneAt = timing.senderDoneReal;
     }
@@ -729,6 +750,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     // ------------------------------------------------------------------ receives
 
     void startRecv(RecvReq r) {
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.POST_RECV, r.source, r.tag, r.buf.bytes, -1, -1, -1, 0, 0, null);
+        }
         if (r.source == Comm.PROC_NULL) {
             r.status.fill(Comm.PROC_NULL, Comm.ANY_TAG, 0, 0, r.buf.type.primitive().bytes(), r.buf.type.size());
             r.complete();
@@ -764,6 +788,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     }
 
     private void finishRecv(RecvReq r, int source, int tag, long accept, long sent) {
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.COMPLETE_RECV, source, tag, accept, r.channel, -1, -1, 0, 0, null);
+        }
         r.status.fill(r.localOf[source], tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
         if (sent > accept) {
             r.fail(new TruncationException(r.status.copy(), r.buf.bytes));
