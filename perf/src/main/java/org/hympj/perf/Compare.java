@@ -548,13 +548,14 @@ public final class Compare {
     /**
      * The table of the collective benchmarks: one HyMPJ column and one ratio column per variant
      * (allreduce: heap; barrier: each algorithm), the target where one applies; for barrier also
-     * rd ÷ ring and the fastest algorithm per rank count (the S4 comparison).
+     * rd ÷ ring, rd ÷ dissemination (which isolates the fold of non-powers of two: dissemination
+     * needs none) and the fastest algorithm per rank count (the S4 comparison).
      */
     String variantTable(BenchDef def, List<Long> sizes, List<BufferKind> kinds) {
         String[] ak = anchorKey(def);
         int dec = decimals(unit(def));
         List<String> vs = variants(def, kinds);
-        boolean s4 = vs.contains("rd") && vs.contains("ring");
+        boolean s4 = vs.contains("rd") && vs.contains("ring") && vs.contains("dissemination");
         StringBuilder b = new StringBuilder();
         b.append("| ").append(def.sizeIsRanks() ? "ranks" : "size").append(" | Open MPI");
         for (String v : vs) {
@@ -564,14 +565,14 @@ public final class Compare {
             b.append(" | ratio ").append(v);
         }
         if (s4) {
-            b.append(" | rd ÷ ring | fastest HyMPJ");
+            b.append(" | rd ÷ ring | rd ÷ dissemination | fastest HyMPJ");
         }
         b.append(" | target | met? |\n|---|---:");
         for (int i = 0; i < 2 * vs.size(); i++) {
             b.append("|---:");
         }
         if (s4) {
-            b.append("|---:|---");
+            b.append("|---:|---:|---");
         }
         b.append("|---|---|\n");
         for (long s : sizes) {
@@ -596,7 +597,8 @@ public final class Compare {
                         fastest = v;
                     }
                 }
-                b.append(" | ").append(fmtRatio(h.get("rd") / h.get("ring"))).append(" | ").append(fastest);
+                b.append(" | ").append(fmtRatio(h.get("rd") / h.get("ring")))
+                    .append(" | ").append(fmtRatio(h.get("rd") / h.get("dissemination"))).append(" | ").append(fastest);
             }
             // targets are stated for the benchmark's own rank count (allreduce: 8 ranks)
             List<Targets.Target> ts = def.sizeIsRanks() || np() == def.np() ? Targets.of(bench.name, s) : List.of();

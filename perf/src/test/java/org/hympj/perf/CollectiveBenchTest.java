@@ -81,9 +81,12 @@ class CollectiveBenchTest {
         assertEquals(4, lines.length, t);
         assertTrue(lines[0].startsWith("| ranks | Open MPI | HyMPJ dissemination | HyMPJ rd | HyMPJ ring | ratio dissemination"),
             t);
-        // 2 ranks: ratios 2.0/3.0/1.5, rd ÷ ring 2.0, ring fastest; 4 ranks: Open MPI median of 10 and 30 = 20
-        assertEquals("| 2 ranks | 1.000 | 2.000 | 3.000 | 1.500 | 2.00 | 3.00 | 1.50 | 2.00 | ring | — | — |", lines[2]);
-        assertEquals("| 4 ranks | 20.000 | 20.000 | 10.000 | 40.000 | 1.00 | 0.50 | 2.00 | 0.25 | rd | — | — |", lines[3]);
+        // 2 ranks: ratios 2.0/3.0/1.5, rd ÷ ring 2.0, rd ÷ dissemination 1.5, ring fastest;
+        // 4 ranks: Open MPI median of 10 and 30 = 20
+        assertEquals("| 2 ranks | 1.000 | 2.000 | 3.000 | 1.500 | 2.00 | 3.00 | 1.50 | 2.00 | 1.50 | ring | — | — |",
+            lines[2]);
+        assertEquals("| 4 ranks | 20.000 | 20.000 | 10.000 | 40.000 | 1.00 | 0.50 | 2.00 | 0.25 | 0.50 | rd | — | — |",
+            lines[3]);
     }
 
     @Test
