@@ -139,7 +139,11 @@ public interface Comm {
     /** Allocates {@code n} elements of {@code type} in this rank's shared segment (zeroed). */
     SegmentBuffer alloc(Primitive type, int n);
 
-    /** Seconds since an arbitrary origin, the same clock for every rank of the machine. */
+    /**
+     * Seconds since an arbitrary origin, the same clock for every rank of the machine; under a
+     * timing model ({@code --model}), the emulated machine's clock (wall time divided by the
+     * time dilation).
+     */
     double wtime();
 
     // ---- conveniences: offset 0 ----

@@ -552,9 +552,16 @@ public class ShmComm implements Comm {
         return segment.alloc(type, n);
     }
 
+    /**
+     * Seconds. Under a timing model this is the emulated machine's clock — wall time since the
+     * job's epoch divided by the time dilation — so programs time themselves in modelled time
+     * (computation, which is not modelled, then appears dilation times faster).
+     */
     @Override
     public double wtime() {
-        return System.nanoTime() * 1e-9;
+        org.hympj.shm.emu.FabricTiming t = engine.timing();
+        long now = System.nanoTime();
+        return t == null ? now * 1e-9 : t.modelNow(now) * 1e-9;
     }
 
     @Override
