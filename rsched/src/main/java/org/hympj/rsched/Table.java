@@ -55,14 +55,18 @@ public final class Table {
                     sb.append(String.format(Locale.ROOT, " %.2f |", ms[i] / 1000));
                 }
                 LowerBound lb = LowerBound.of(puts, m);
-                int best = 0;
-                for (int i = 1; i < 6; i++) {
-                    if (ms[i] < ms[best] - 1e-6) {
-                        best = i;
+                double best = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < 6; i++) {
+                    best = Math.min(best, ms[i]);
+                }
+                StringBuilder winners = new StringBuilder();
+                for (int i = 0; i < 6; i++) {
+                    if (ms[i] <= best + 1e-6) {
+                        winners.append(winners.length() == 0 ? "" : " = ").append(policies.get(i));
                     }
                 }
                 sb.append(String.format(Locale.ROOT, " %.2f (%s) | %.3f | %s |%n", lb.valueNs() / 1000, lb.binding(),
-                    ms[6] / lb.valueNs(), policies.get(best)));
+                    ms[6] / lb.valueNs(), winners));
             }
         }
         return sb.toString();
