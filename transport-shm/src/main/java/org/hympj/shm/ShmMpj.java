@@ -34,6 +34,8 @@ public final class ShmMpj extends Mpj {
     private final boolean ownsJob;
     private final int rank;
     private final Thread cleanup;
+    /** The --trace journal (Tracer.NONE when the job is not traced). */
+    private final org.hympj.shm.trace.Tracer tracer;
     private boolean closed;
 
     private ShmMpj(JobDirectory job, int rank, boolean ownsJob) throws IOException {
@@ -48,6 +50,8 @@ public final class ShmMpj extends Mpj {
                 job.config(), rank, Runtime.getRuntime().availableProcessors());
         }
         this.engine = new Engine(fabric, job.config(), control, !ownsJob, timing);
+        this.tracer = job.config().trace() ? openTrace(job.config(), rank, timing) : org.hympj.shm.trace.Tracer.NONE;
+        engine.trace(tracer);
         SegmentAllocator segment = new SegmentAllocator(fabric);
         if (job.config().p2p.equals("onesided")) {
             FabricTiming osTiming = timing == null ? null : new FabricTiming(timing.model(),
@@ -64,6 +68,15 @@ public final class ShmMpj extends Mpj {
         } else {
             cleanup = null;
         }
+    }
+
+    /** Opens this rank's journal in the job's trace directory (slow: only for a traced job). */
+    private static org.hympj.shm.trace.Tracer openTrace(JobConfig c, int rank, FabricTiming timing) {
+        org.hympj.shm.model.NetTopology topo = timing == null ? null : timing.model().topology();
+        return org.hympj.shm.trace.ChronicleTracer.open(
+            org.hympj.shm.trace.TraceDirectory.rankDir(Paths.get(c.traceDir), rank), rank, c.size, c.jobId, c.model,
+            c.epochNanos, timing == null ? 1.0 : timing.dilation(), topo == null ? 0 : topo.engines(),
+            topo == null ? -1 : topo.ibHca(0), c.subcluster);
     }
 
     static ShmMpj init() {
@@ -130,6 +143,8 @@ public final class ShmMpj extends Mpj {
                     : "route statistics, rank " + rank + ":\n" + summary);
             }
         } finally {
+            engine.trace(null);
+            tracer.close();
             control.setState(rank, JobControl.STATE_FINALIZED);
             if (ownsJob) {
                 job.delete();

@@ -50,6 +50,8 @@ public final class JobConfig {
     public final boolean routeStats;
     /** Point-to-point engine: "twosided" (default) or "onesided" (S2's isend/irecv from one-sided writes). */
     public final String p2p;
+    /** Directory of the --trace journal (each rank writes {@code rank-<r>/} in it), "" = no trace. */
+    public final String traceDir;
 
     public JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
@@ -62,13 +64,13 @@ public final class JobConfig {
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
         this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
-            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided");
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided", "");
     }
 
     private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                       int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                       String idle, String coll, String route, double dilation, long epochNanos, String routeTable,
-                      long stripe, boolean routeStats, String p2p) {
+                      long stripe, boolean routeStats, String p2p, String traceDir) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -118,33 +120,50 @@ public final class JobConfig {
             throw new IllegalArgumentException("--p2p must be twosided or onesided, was " + p2p);
         }
         this.p2p = p2p;
+        this.traceDir = traceDir == null ? "" : traceDir;
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */
     public JobConfig withTiming(String route, double dilation) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
-            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p);
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p,
+            traceDir);
     }
 
     /** A copy with the hybrid router's table ("" = default) and striping override (-1 = the table's, 0 = off). */
     public JobConfig withRouting(String table, long stripeThreshold) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, table,
-            stripeThreshold, routeStats, p2p);
+            stripeThreshold, routeStats, p2p, traceDir);
     }
 
     /** A copy that prints (or not) the route statistics of every rank at finalize. */
     public JobConfig withRouteStats(boolean on) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            on, p2p);
+            on, p2p, traceDir);
     }
 
     /** A copy with another point-to-point engine (twosided, onesided). */
     public JobConfig withP2p(String engine) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, engine);
+            routeStats, engine, traceDir);
+    }
+
+    /**
+     * A copy that journals (or not) every rank's events: {@code dir} is the trace directory
+     * (rank r writes {@code dir/rank-<r>/}), null or "" = no trace.
+     */
+    public JobConfig withTrace(String dir) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, p2p, dir);
+    }
+
+    /** True when the job is traced (--trace). */
+    public boolean trace() {
+        return !traceDir.isEmpty();
     }
 
     /** True when the hybrid router picks the fabric per message (--route hybrid, or auto under a model). */
@@ -213,7 +232,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p);
+            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p, traceDir);
     }
 
     /**
@@ -256,6 +275,7 @@ public final class JobConfig {
         p.setProperty("stripe", Long.toString(stripe));
         p.setProperty("route.stats", Boolean.toString(routeStats));
         p.setProperty("p2p", p2p);
+        p.setProperty("trace.dir", traceDir);
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -275,7 +295,8 @@ public final class JobConfig {
             p.getProperty("coll", ""), p.getProperty("route", "auto"),
             Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")),
             p.getProperty("route.table", ""), Long.parseLong(p.getProperty("stripe", "-1")),
-            Boolean.parseBoolean(p.getProperty("route.stats", "false")), p.getProperty("p2p", "twosided"));
+            Boolean.parseBoolean(p.getProperty("route.stats", "false")), p.getProperty("p2p", "twosided"),
+            p.getProperty("trace.dir", ""));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

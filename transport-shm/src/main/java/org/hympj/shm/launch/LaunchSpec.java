@@ -47,9 +47,15 @@ public final class LaunchSpec {
     boolean routeStats;
     String p2p = "twosided";
     double dilation = 0;
+    boolean trace;
+    /** Where the --trace journal goes; null = {@link #DEFAULT_TRACE_DIR} in the working directory. */
+    java.nio.file.Path traceDir;
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
     Duration abortGrace = Duration.ofSeconds(2);
+
+    /** The trace directory of {@code trace(true)} without a directory, relative to the working directory. */
+    public static final String DEFAULT_TRACE_DIR = "hympj-trace";
 
     public static LaunchSpec of(int np, Class<?> main, String... args) {
         return new LaunchSpec().np(np).main(main.getName()).args(args);
@@ -173,6 +179,36 @@ public final class LaunchSpec {
     public LaunchSpec timeDilation(double d) {
         this.dilation = d;
         return this;
+    }
+
+    /**
+     * Journal every rank's events (--trace): rank r appends to a Chronicle Queue in
+     * {@code <trace dir>/rank-<r>/}, by default {@value #DEFAULT_TRACE_DIR} in the working
+     * directory (see {@link #trace(java.nio.file.Path)}). Costs about a second at each rank's start.
+     */
+    public LaunchSpec trace(boolean on) {
+        this.trace = on;
+        return this;
+    }
+
+    /**
+     * Journal every rank's events into {@code dir} (created if missing): {@code dir/rank-<r>/}
+     * per rank. The journals are written there directly, so they outlive the job (whose
+     * directory in /dev/shm is removed) and a crash; the {@code rank-*} journals of an earlier
+     * job in {@code dir} are replaced.
+     */
+    public LaunchSpec trace(java.nio.file.Path dir) {
+        this.trace = dir != null;
+        this.traceDir = dir;
+        return this;
+    }
+
+    /** The trace directory a job of this spec writes (absolute), or null when not tracing. */
+    public java.nio.file.Path traceDir() {
+        if (!trace) {
+            return null;
+        }
+        return (traceDir != null ? traceDir : java.nio.file.Paths.get(DEFAULT_TRACE_DIR)).toAbsolutePath().normalize();
     }
 
     public LaunchSpec jvmArg(String a) {

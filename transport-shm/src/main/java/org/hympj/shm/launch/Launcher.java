@@ -81,6 +81,13 @@ public final class Launcher {
             .withRouting(spec.routeTable, spec.stripe)
             .withRouteStats(spec.routeStats)
             .withP2p(spec.p2p);
+        java.nio.file.Path traceDir = spec.traceDir();
+        if (traceDir != null) {
+            // the journals go straight to the trace directory, not to the job directory (which
+            // is removed at the end): they outlive the job, a crashed rank and a killed launcher
+            org.hympj.shm.trace.TraceDirectory.prepare(traceDir);
+            config = config.withTrace(traceDir.toString());
+        }
         if (config.hybrid()) {
             org.hympj.router.RouteTable.load(config.routeTableName()); // a bad --route-table fails here
         }

@@ -50,6 +50,9 @@ public final class MpjRun {
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
+        "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
+        "                        completions, waits) to DIR/rank-<r>/ (Chronicle Queues; DIR is created,",
+        "                        an earlier job's journals in it are replaced); read with bin/hympj-trace DIR",
         "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
 
     public static void main(String[] argv) {
@@ -158,6 +161,9 @@ public final class MpjRun {
                     break;
                 case "--jvm-arg":
                     spec.jvmArg(value(argv, ++i, a));
+                    break;
+                case "--trace":
+                    spec.trace(java.nio.file.Paths.get(value(argv, ++i, a)));
                     break;
                 default:
                     throw new IllegalArgumentException("unknown option " + a);
