@@ -25,6 +25,8 @@ public final class Assignment {
     final int[] linkGroup;
     final int[] priority;
     final double[] notBefore;
+    /** How many groups of puts a planner placed side by side on a link (0: none). */
+    int sharingGroups;
 
     /**
      * @param queues        per send engine, the put ids it runs, in order (every put exactly once)

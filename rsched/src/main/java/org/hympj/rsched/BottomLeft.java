@@ -51,11 +51,29 @@ public final class BottomLeft {
 
     /** The plan for {@code puts} on {@code m}. */
     public Assignment plan(List<Put> puts, MachineModel m) {
+        return plan(PutArrays.of(puts), m);
+    }
+
+    Assignment plan(PutArrays puts, MachineModel m) {
         return new Chart(puts, m, Math.min(k, m.engines()), share && m.linkShare() > 1, chargeOverhead).run();
     }
 
+    boolean shares() {
+        return share;
+    }
+
+    boolean chargesOverhead() {
+        return chargeOverhead;
+    }
+
+    int k() {
+        return k;
+    }
+
     private static final class Chart {
-        private final List<Put> puts;
+        private final long[] bytes;
+        private final int[] dir;
+        private final boolean[] diagonal;
         private final int n;
         private final int engines;
         private final int recvEngines;
@@ -96,10 +114,13 @@ public final class BottomLeft {
         private final int[] orderA;
         private final int[] orderB;
 
-        Chart(List<Put> puts, MachineModel m, int diagEngines, boolean share, boolean chargeOverhead) {
-            Puts.check(puts);
-            this.puts = puts;
-            this.n = puts.size();
+        private int groups;
+
+        Chart(PutArrays puts, MachineModel m, int diagEngines, boolean share, boolean chargeOverhead) {
+            this.bytes = puts.bytes;
+            this.dir = puts.dir;
+            this.diagonal = puts.diagonal;
+            this.n = puts.n;
             this.engines = m.engines();
             this.recvEngines = m.receiveEngines();
             this.diagEngines = diagEngines;
@@ -109,15 +130,15 @@ public final class BottomLeft {
             this.aloneBw = m.aloneBandwidth();
             this.engineBw = m.engineBandwidth();
             this.linkBw = m.linkBandwidth();
-            this.dest = Puts.denseDestinations(puts);
-            int links = Puts.directions(puts);
+            this.dest = puts.dest;
+            int links = puts.links;
             len = new double[n];
             for (int i = 0; i < n; i++) {
-                len[i] = overhead + puts.get(i).bytes() / aloneBw;
+                len[i] = overhead + bytes[i] / aloneBw;
             }
             eng = timelines(engines);
             link = timelines(links);
-            recv = timelines(Puts.count(dest) * recvEngines);
+            recv = timelines(puts.dests * recvEngines);
             start = new double[n];
             engineOf = new int[n];
             recvOf = new int[n];
@@ -149,22 +170,21 @@ public final class BottomLeft {
         Assignment run() {
             int[] order = placementOrder();
             for (int i = 0; i < n; i++) {
-                Put p = puts.get(i);
                 remWork += len[i];
-                linkRemBytes[p.direction()] += p.bytes();
-                linkRemCount[p.direction()]++;
+                linkRemBytes[dir[i]] += bytes[i];
+                linkRemCount[dir[i]]++;
             }
             if (share) {
                 int[] c = new int[linkFront.length];
                 for (int i = 0; i < n; i++) {
-                    c[puts.get(i).direction()]++;
+                    c[dir[i]]++;
                 }
                 for (int l = 0; l < c.length; l++) {
                     byLink[l] = new int[c[l]];
                     c[l] = 0;
                 }
                 for (int p : order) {
-                    int l = puts.get(p).direction();
+                    int l = dir[p];
                     byLink[l][c[l]++] = p;
                 }
             }
@@ -178,12 +198,6 @@ public final class BottomLeft {
 
         /** Longest first, then by direction, then by id. */
         private int[] placementOrder() {
-            long[] bytes = new long[n];
-            int[] dir = new int[n];
-            for (int i = 0; i < n; i++) {
-                bytes[i] = puts.get(i).bytes();
-                dir[i] = puts.get(i).direction();
-            }
             return IntSort.indices(n, (a, b) -> {
                 int c = Long.compare(bytes[b], bytes[a]);
                 if (c != 0) {
@@ -195,11 +209,11 @@ public final class BottomLeft {
         }
 
         private int allowed(int p) {
-            return puts.get(p).diagonal() ? diagEngines : engines;
+            return diagonal[p] ? diagEngines : engines;
         }
 
         private void place(int p) {
-            int l = puts.get(p).direction();
+            int l = dir[p];
             // waiting for the link: p alone at its bottom-left spot
             double aloneStart = single(p);
             int aloneEngine = memberEngine[0];
@@ -264,6 +278,7 @@ public final class BottomLeft {
                 return;
             }
             int gid = n + bestMembers[0];
+            groups++;
             double end = bestStart;
             for (int i = 0; i < bestSize; i++) {
                 int mbr = bestMembers[i];
@@ -281,7 +296,7 @@ public final class BottomLeft {
          */
         private double single(int p) {
             double d = len[p];
-            Timeline lk = link[puts.get(p).direction()];
+            Timeline lk = link[dir[p]];
             int rbase = dest[p] * recvEngines;
             double best = Double.POSITIVE_INFINITY;
             int bestE = -1;
@@ -327,8 +342,8 @@ public final class BottomLeft {
             int[] byBytes = orderA;
             for (int i = 0; i < g; i++) {
                 int k = i;
-                long b = puts.get(members[i]).bytes();
-                while (k > 0 && puts.get(members[byBytes[k - 1]]).bytes() > b) {
+                long b = bytes[members[i]];
+                while (k > 0 && bytes[members[byBytes[k - 1]]] > b) {
                     byBytes[k] = byBytes[k - 1];
                     k--;
                 }
@@ -339,7 +354,7 @@ public final class BottomLeft {
             int lim = engines;
             for (int i = 0; i < g; i++) {
                 int mi = byBytes[i];
-                long b = puts.get(members[mi]).bytes();
+                long b = bytes[members[mi]];
                 double rate = Math.min(engineBw, linkBw / (g - i));
                 time += (b - sent) / rate;
                 sent = b;
@@ -360,7 +375,7 @@ public final class BottomLeft {
                 byLen[k] = i;
             }
             double dmax = memberLen[byLen[0]];
-            Timeline lk = link[puts.get(members[0]).direction()];
+            Timeline lk = link[dir[members[0]]];
             double t = 0;
             outer:
             while (true) {
@@ -437,7 +452,7 @@ public final class BottomLeft {
             double end = chartEnd;
             double fronts = 0;
             double work = remWork;
-            int l = puts.get(members[0]).direction();
+            int l = dir[members[0]];
             double lend = linkFront[l];
             for (int e = 0; e < engines; e++) {
                 double f = engFront[e];
@@ -454,7 +469,7 @@ public final class BottomLeft {
             for (int i = 0; i < g; i++) {
                 work -= len[members[i]];
                 lend = Math.max(lend, t + memberLen[i]);
-                bytesLeft -= puts.get(members[i]).bytes();
+                bytesLeft -= bytes[members[i]];
                 countLeft--;
             }
             double est = Math.max(end, (fronts + work) / engines);
@@ -494,7 +509,7 @@ public final class BottomLeft {
                     skipped++;
                     continue;
                 }
-                largest = puts.get(q[j]).bytes();
+                largest = bytes[q[j]];
                 break;
             }
             int groups = (countLeft + groupMax - 1) / groupMax;
@@ -511,14 +526,13 @@ public final class BottomLeft {
         }
 
         private void commitSingle(int p, double t, int e, int r) {
-            int l = puts.get(p).direction();
+            int l = dir[p];
             commit(p, t, t + len[p], e, r, p);
             link[l].add(t, t + len[p]);
             linkFront[l] = Math.max(linkFront[l], t + len[p]);
         }
 
         private void commit(int p, double t, double end, int e, int r, int gid) {
-            Put put = puts.get(p);
             placed[p] = true;
             start[p] = t;
             engineOf[p] = e;
@@ -529,8 +543,8 @@ public final class BottomLeft {
             engFront[e] = Math.max(engFront[e], end);
             chartEnd = Math.max(chartEnd, end);
             remWork -= len[p];
-            linkRemBytes[put.direction()] -= put.bytes();
-            linkRemCount[put.direction()]--;
+            linkRemBytes[dir[p]] -= bytes[p];
+            linkRemCount[dir[p]]--;
         }
 
         private Assignment assignment() {
@@ -557,7 +571,9 @@ public final class BottomLeft {
                 priority[p] = i;
                 queues[engineOf[p]][count[engineOf[p]]++] = p;
             }
-            return new Assignment(queues, recvOf, group, priority, null);
+            Assignment a = new Assignment(queues, recvOf, group, priority, null);
+            a.sharingGroups = groups;
+            return a;
         }
     }
 }

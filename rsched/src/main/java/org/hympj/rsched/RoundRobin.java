@@ -36,8 +36,8 @@ public final class RoundRobin implements Scheduler {
 
     @Override
     public Schedule schedule(List<Put> puts, MachineModel m) {
-        Puts.check(puts);
-        int n = puts.size();
+        PutArrays in = PutArrays.of(puts);
+        int n = in.n;
         int engines = m.engines();
         int use = Math.min(k, engines);
         int[] count = new int[engines];
@@ -55,6 +55,6 @@ public final class RoundRobin implements Scheduler {
             queues[e][fill[e]++] = i;
             recv[i] = e % m.receiveEngines();
         }
-        return Simulator.run(name(), puts, m, new Assignment(queues, recv, Assignment.SHARED, null, null));
+        return Simulator.run(name(), in, m, new Assignment(queues, recv, Assignment.SHARED, null, null));
     }
 }

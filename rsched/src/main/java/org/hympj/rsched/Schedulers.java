@@ -86,14 +86,36 @@ public final class Schedulers {
 
         @Override
         public Schedule schedule(List<Put> puts, MachineModel m) {
+            PutArrays in = PutArrays.of(puts);
             Schedule best = null;
-            for (BottomLeft b : plans) {
-                Schedule s = Simulator.run(name, puts, m, b.plan(puts, m));
+            Assignment[] done = new Assignment[plans.length];
+            for (int i = 0; i < plans.length; i++) {
+                if (sameAsAnEarlierPlan(i, done)) {
+                    continue;
+                }
+                done[i] = plans[i].plan(in, m);
+                Schedule s = Simulator.run(name, in, m, done[i]);
                 if (best == null || s.makespanNs() < best.makespanNs() - 1e-6) {
                     best = s;
                 }
             }
             return best;
+        }
+
+        /** A plan without sharing is the same as one with sharing that formed no group. */
+        private boolean sameAsAnEarlierPlan(int i, Assignment[] done) {
+            BottomLeft b = plans[i];
+            if (b.shares()) {
+                return false;
+            }
+            for (int j = 0; j < i; j++) {
+                BottomLeft o = plans[j];
+                if (done[j] != null && o.shares() && done[j].sharingGroups == 0 && o.k() == b.k()
+                    && o.chargesOverhead() == b.chargesOverhead()) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 }

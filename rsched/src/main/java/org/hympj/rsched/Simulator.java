@@ -31,10 +31,16 @@ public final class Simulator {
 
     /** Runs {@code a} on {@code m}; the slots of the result are the simulated times. */
     public static Schedule run(String policy, List<Put> puts, MachineModel m, Assignment a) {
-        Puts.check(puts);
-        int n = puts.size();
+        return run(policy, PutArrays.of(puts), m, a);
+    }
+
+    static Schedule run(String policy, PutArrays in, MachineModel m, Assignment a) {
+        int n = in.n;
         int engines = m.engines();
         int recvEngines = m.receiveEngines();
+        if (a.receiveEngine.length != n || a.notBefore != null && a.notBefore.length != n) {
+            throw new IllegalArgumentException("assignment arrays must have one entry per put (" + n + ")");
+        }
         if (a.queues.length != engines) {
             throw new IllegalArgumentException("assignment has " + a.queues.length + " engine lists, the machine " + engines + " engines");
         }
@@ -60,19 +66,29 @@ public final class Simulator {
                 throw new IllegalArgumentException("put " + p + ": receive engine " + r + " not in 0.." + (recvEngines - 1));
             }
         }
-        int[] dest = Puts.denseDestinations(puts);
-        int links = Puts.directions(puts);
-        long[] bytes = new long[n];
-        int[] link = new int[n];
-        int[] group = new int[n];
-        int[] prio = new int[n];
-        for (int p = 0; p < n; p++) {
-            Put put = puts.get(p);
-            bytes[p] = put.bytes();
-            link[p] = put.direction();
-            group[p] = a.linkGroup == Assignment.SHARED ? put.direction()
-                : a.linkGroup == Assignment.EXCLUSIVE ? p : a.linkGroup[p];
-            prio[p] = a.priority == null ? p : a.priority[p];
+        int[] dest = in.dest;
+        int links = in.links;
+        long[] bytes = in.bytes;
+        int[] link = in.dir;
+        int[] group = a.linkGroup == Assignment.SHARED ? link : a.linkGroup;
+        int[] prio = a.priority;
+        if (a.linkGroup == Assignment.EXCLUSIVE || prio == null) {
+            int[] ids = new int[n];
+            for (int p = 0; p < n; p++) {
+                ids[p] = p;
+            }
+            group = a.linkGroup == Assignment.EXCLUSIVE ? ids : group;
+            prio = prio == null ? ids : prio;
+        }
+        if (group.length != n || prio.length != n) {
+            throw new IllegalArgumentException("assignment arrays must have one entry per put (" + n + ")");
+        }
+        if (group != link) {
+            for (int g : group) {
+                if (g < 0) {
+                    throw new IllegalArgumentException("link groups must be >= 0, found " + g);
+                }
+            }
         }
         double[] notBefore = a.notBefore;
         double overhead = m.accessOverheadNs();
@@ -90,7 +106,7 @@ public final class Simulator {
         java.util.Arrays.fill(linkOwner, -1);
         int[] linkHolders = new int[links];
         int[] linkPushing = new int[links];
-        boolean[] recvBusy = new boolean[Puts.count(dest) * recvEngines];
+        boolean[] recvBusy = new boolean[in.dests * recvEngines];
         int[] cand = new int[engines];
         double[] tte = new double[engines];
         double[] rate = new double[engines];
@@ -193,7 +209,7 @@ public final class Simulator {
                 }
             }
         }
-        return Schedule.of(policy, puts, m, a.queues, engineOf, a.receiveEngine, start, end);
+        return Schedule.of(policy, in.list, m, a.queues, engineOf, a.receiveEngine, start, end);
     }
 
     private static void finish(int p, double t, int e, int[] dest, int recvEngines, int[] recv, int[] link, int[] phase,

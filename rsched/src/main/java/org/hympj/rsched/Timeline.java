@@ -30,6 +30,9 @@ final class Timeline {
 
     /** The earliest x >= t such that [x, x+d) overlaps no interval. */
     double firstFit(double t, double d) {
+        if (n == 0 || e[n - 1] <= t + EPS) {
+            return t;   // after everything: the common case
+        }
         // first interval that ends after t
         int lo = 0;
         int hi = n;
