@@ -265,7 +265,13 @@ public final class Bench {
             throws BenchFailure {
         LaunchSpec spec = spec(o, rep, List.of(kind));
         JobResult r;
-        try {
+        try (Quiet lock = Quiet.lock(o.lockWait, diag)) {
+            if ((o.quiet != null && o.quiet > 0) || o.idles != null) {
+                Quiet.Idle idle = Quiet.waitForIdle(o.quiet == null ? 0 : o.quiet, o.quietWait, diag);
+                if (o.idles != null) {
+                    o.idles.add(idle);
+                }
+            }
             r = Launcher.run(spec);
         } catch (IOException e) {
             throw new BenchFailure(o.name + ": launch failed: " + e.getMessage(), 1);

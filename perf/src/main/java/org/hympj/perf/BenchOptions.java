@@ -24,6 +24,14 @@ public final class BenchOptions {
     public boolean verbose;
     /** barrier: the algorithm (dissemination, rd, ring, default = the job's barrier(), all); null = all. */
     public String algo;
+    /** Wait before each launch until the CPUs are this idle (0..1; 0 = do not wait); null = the tool's default. */
+    public Double quiet;
+    /** How long to wait for that at most (then launch anyway, and say so). */
+    public Duration quietWait = Duration.ofSeconds(60);
+    /** How long to wait at most for another launch holding {@link Quiet#LOCK}. */
+    public Duration lockWait = Duration.ofSeconds(1800);
+    /** If set, every launch adds what {@link Quiet#waitForIdle} found (shared by copies). */
+    public List<Quiet.Idle> idles;
 
     /** The help text of the options parsed by {@link #option}. */
     static final String OPTIONS_HELP = String.join("\n",
@@ -32,6 +40,10 @@ public final class BenchOptions {
         "  --timeout SEC         kill a launch after SEC seconds (default: per benchmark, 300)",
         "  --verbose             also echo every rank's other output lines to stderr",
         "  --algo ALGO           barrier: dissemination | rd | ring | default (barrier()) | all (default: all)",
+        "  --quiet F             before each launch wait until the CPUs are F idle (0..1, over 1 s; 0: do not",
+        "                        wait; hympj-bench default 0, hympj-compare default 0.9), at most --quiet-wait SEC",
+        "                        (default 60). Every launch holds the lock /tmp/hympj-bench.lock (waits for it at",
+        "                        most --lock-wait SEC, default 1800), so benchmark launches never overlap.",
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
@@ -60,6 +72,18 @@ public final class BenchOptions {
                 return i;
             case "--algo":
                 algo = value(argv, i + 1, a);
+                return i + 1;
+            case "--quiet":
+                quiet = Double.parseDouble(value(argv, i + 1, a));
+                if (quiet < 0 || quiet > 1) {
+                    throw new IllegalArgumentException("--quiet expects a fraction 0..1, got " + quiet);
+                }
+                return i + 1;
+            case "--quiet-wait":
+                quietWait = Duration.ofSeconds(parseInt(a, value(argv, i + 1, a)));
+                return i + 1;
+            case "--lock-wait":
+                lockWait = Duration.ofSeconds(parseInt(a, value(argv, i + 1, a)));
                 return i + 1;
             case "--idle":
                 idle = value(argv, i + 1, a);
@@ -133,6 +157,10 @@ public final class BenchOptions {
         o.sizes = new ArrayList<>(sizes);
         o.verbose = verbose;
         o.algo = algo;
+        o.quiet = quiet;
+        o.quietWait = quietWait;
+        o.lockWait = lockWait;
+        o.idles = idles;
         return o;
     }
 

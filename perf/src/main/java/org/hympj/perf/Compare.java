@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 public final class Compare {
     static final String DEFAULT_ANCHOR = "/work/shared/anchors/run-openmpi.sh";
     static final String ANCHOR_SYSTEM = "openmpi-c";
+    /** Default of --quiet for the driver: wait for 90% idle CPUs before each launch. */
+    static final double DEFAULT_QUIET = 0.9;
 
     static final String USAGE = String.join("\n",
         "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d | allreduce | barrier",
@@ -92,6 +94,8 @@ public final class Compare {
     private double giveUp;
     private final List<Row> rows = new ArrayList<>();
     private volatile Process anchorProcess;
+    /** Per launch: round, what was launched, and how idle the CPUs were just before. */
+    private final List<String> conditions = new ArrayList<>();
 
     private Compare() {
         this(new BenchOptions());
@@ -186,6 +190,10 @@ public final class Compare {
         if (section == null) {
             section = bench.name;
         }
+        if (bench.quiet == null) {
+            bench.quiet = DEFAULT_QUIET;
+        }
+        bench.idles = new ArrayList<>();
         if (doc == null) {
             doc = home().resolve("docs/PERFORMANCE.md");
         }
@@ -218,7 +226,12 @@ public final class Compare {
                 for (int step = 0; step < 2; step++) {
                     long t0 = System.nanoTime();
                     if ((step == 0) == anchorFirst) {
-                        runAnchor(sizes, round, timeout);
+                        try (Quiet lock = Quiet.lock(bench.lockWait, System.err)) {
+                            Quiet.Idle idle = Quiet.waitForIdle(bench.quiet, bench.quietWait, System.err);
+                            bench.idles.add(idle);
+                            condition(round, "openmpi", idle);
+                            runAnchor(sizes, round, timeout);
+                        }
                         log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
                     } else {
                         List<String> algos = new ArrayList<>(Bench.algorithms(bench));
@@ -230,9 +243,14 @@ public final class Compare {
                                 long t1 = System.nanoTime();
                                 BenchOptions one = bench.copy();
                                 one.algo = algo;
+                                int before = bench.idles.size();
                                 try {
                                     for (String line : Bench.run(one, round, k, nullStream(), System.err)) {
                                         add(new Row(line), System.err);
+                                    }
+                                    for (int q = before; q < bench.idles.size(); q++) {
+                                        condition(round, "hympj " + k.label() + (algo == null ? "" : " " + algo),
+                                            bench.idles.get(q));
                                     }
                                 } catch (Bench.BenchFailure e) {
                                     writeCsv(csv);
@@ -382,6 +400,44 @@ public final class Compare {
             b.append(r.line).append('\n');
         }
         Files.writeString(csv, b.toString(), StandardCharsets.UTF_8);
+        StringBuilder c = new StringBuilder("round,launch,cpu_idle_before,waited_s,quiet\n");
+        for (String line : conditions) {
+            c.append(line).append('\n');
+        }
+        Files.writeString(conditionsFile(csv), c.toString(), StandardCharsets.UTF_8);
+    }
+
+    static Path conditionsFile(Path csv) {
+        String n = csv.getFileName().toString();
+        return csv.resolveSibling(n.substring(0, n.length() - ".csv".length()) + ".conditions.csv");
+    }
+
+    private void condition(int round, String what, Quiet.Idle idle) {
+        conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s", round, what, idle.fraction,
+            idle.waitedSeconds, idle.quiet ? "yes" : "no"));
+    }
+
+    /** One sentence on how quiet the machine was before the launches. */
+    String quietSummary() {
+        List<Quiet.Idle> all = bench.idles;
+        if (all == null || all.isEmpty()) {
+            return "not measured";
+        }
+        double[] f = new double[all.size()];
+        int busy = 0;
+        double waited = 0;
+        for (int i = 0; i < f.length; i++) {
+            f[i] = all.get(i).fraction;
+            busy += all.get(i).quiet ? 0 : 1;
+            waited += all.get(i).waitedSeconds;
+        }
+        double min = Double.MAX_VALUE;
+        for (double x : f) {
+            min = Math.min(min, x);
+        }
+        return String.format(Locale.ROOT, "CPU idle in the second before each launch: median %.0f%%, lowest %.0f%%; "
+            + "%d of %d launches started below the %.0f%% threshold after waiting up to %d s (%.0f s waited in all)",
+            100 * Rows.median(f), 100 * min, busy, f.length, 100 * bench.quiet, bench.quietWait.toSeconds(), waited);
     }
 
     /** Median over the rounds of one (system, variant, size) of this test, or NaN. */
@@ -688,6 +744,8 @@ public final class Compare {
             .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")
             .append(loadStart).append(" at start, ").append(loadEnd).append(" at end.\n");
         b.append("- **Machine**: ").append(machine()).append(".\n");
+        b.append("- **Quiet**: every launch held `").append(Quiet.LOCK).append("` (no two benchmark launches at once); ")
+            .append(quietSummary()).append(" (per launch: `").append(relative(conditionsFile(csv))).append("`).\n");
         b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `")
             .append(def.anchorScript() != null && !def.sizeIsRanks() ? "NP=" + np() + " " : "")
             .append(relative(Paths.get(anchor))).append(' ').append(bench.name)
@@ -706,6 +764,8 @@ public final class Compare {
         b.append("- **Command**: `").append(lib == null || lib.isEmpty() ? "" : "HYMPJ_LIB=" + lib + " ")
             .append("bin/hympj-compare ").append(bench.name).append(" --rounds ").append(rounds)
             .append(bench.timeout != null ? " --timeout " + bench.timeout.toSeconds() : "")
+            .append(bench.quiet != DEFAULT_QUIET ? " --quiet " + fmtNum(bench.quiet) : "")
+            .append(bench.quietWait.toSeconds() != 60 ? " --quiet-wait " + bench.quietWait.toSeconds() : "")
             .append(giveUp > 0 ? " --give-up " + fmtNum(giveUp) : "")
             .append(section.equals(bench.name) ? "" : " --section " + section)
             .append(bench.np > 0 ? " --np " + bench.np : "")

@@ -1,0 +1,194 @@
+package org.hympj.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Keeps benchmark launches from sharing the machine with each other, and waits for a quiet
+ * CPU before each one. On this 2-core shared machine two benchmark drivers running at once
+ * (or a test suite) slow Open MPI (which polls) far more than HyMPJ (which backs off), so a
+ * side-by-side ratio taken then says little about either library.
+ *
+ * <ul>
+ *   <li>{@link #lock}: an exclusive {@code flock} on {@code /tmp/hympj-bench.lock}, held for the
+ *       duration of one launch by {@code hympj-bench} and {@code hympj-compare} (anchor and HyMPJ
+ *       launches alike), so launches of different drivers alternate instead of overlapping;</li>
+ *   <li>{@link #waitForIdle}: samples {@code /proc/stat} over 1 s and waits (up to a limit) until
+ *       the CPUs are idle enough; the idle fraction found is reported with the results.</li>
+ * </ul>
+ */
+public final class Quiet implements AutoCloseable {
+    /** The lock file every HyMPJ benchmark launch holds. */
+    public static final Path LOCK = Paths.get("/tmp/hympj-bench.lock");
+
+    private final FileChannel channel;
+    private final FileLock lock;
+    private final double waitedSeconds;
+
+    private Quiet(FileChannel channel, FileLock lock, double waitedSeconds) {
+        this.channel = channel;
+        this.lock = lock;
+        this.waitedSeconds = waitedSeconds;
+    }
+
+    /** True when the lock is held (false: given up after the limit, or no lock file possible). */
+    public boolean held() {
+        return lock != null;
+    }
+
+    /** Seconds spent waiting for the lock. */
+    public double waitedSeconds() {
+        return waitedSeconds;
+    }
+
+    /**
+     * Takes the machine-wide benchmark lock, waiting up to {@code max} for another launch to
+     * end; after that, goes on without it (says so on {@code log}).
+     */
+    public static Quiet lock(Duration max, PrintStream log) {
+        long t0 = System.nanoTime();
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                Files.setPosixFilePermissions(LOCK, PosixFilePermissions.fromString("rw-rw-rw-"));
+            } catch (IOException | UnsupportedOperationException | SecurityException ignored) {
+                // another user's file: locking it still works
+            }
+            long deadline = t0 + max.toNanos();
+            boolean told = false;
+            while (true) {
+                FileLock l;
+                try {
+                    l = ch.tryLock();
+                } catch (OverlappingFileLockException e) {
+                    l = null; // this JVM holds it already (nested use): treat as held elsewhere
+                }
+                if (l != null) {
+                    return new Quiet(ch, l, (System.nanoTime() - t0) * 1e-9);
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    log.println("hympj: another benchmark still holds " + LOCK + " after " + max.toSeconds()
+                        + " s; running anyway");
+                    ch.close();
+                    return new Quiet(null, null, (System.nanoTime() - t0) * 1e-9);
+                }
+                if (!told) {
+                    log.println("hympj: waiting for another benchmark launch to end (" + LOCK + ")");
+                    told = true;
+                }
+                Thread.sleep(200);
+            }
+        } catch (IOException e) {
+            log.println("hympj: cannot use " + LOCK + " (" + e.getMessage() + "); running without it");
+            closeQuietly(ch);
+            return new Quiet(null, null, 0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(ch);
+            return new Quiet(null, null, 0);
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // nothing to do
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(channel); // releases the lock
+    }
+
+    /** Idle fraction of all CPUs over {@code ms} milliseconds (idle + iowait), from /proc/stat; NaN if unknown. */
+    public static double idleFraction(long ms) {
+        long[] a = cpuTimes();
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+        long[] b = cpuTimes();
+        if (a == null || b == null) {
+            return Double.NaN;
+        }
+        long total = b[0] - a[0];
+        long idle = b[1] - a[1];
+        return total <= 0 ? Double.NaN : (double) idle / total;
+    }
+
+    /** {total, idle+iowait} jiffies of the "cpu" line, or null. */
+    private static long[] cpuTimes() {
+        try {
+            String line = Files.readAllLines(Paths.get("/proc/stat")).get(0);
+            String[] f = line.trim().split("\\s+");
+            if (!f[0].equals("cpu")) {
+                return null;
+            }
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) { // user nice system idle iowait irq softirq steal
+                total += Long.parseLong(f[i]);
+            }
+            long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+            return new long[] {total, idle};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** What {@link #waitForIdle} found. */
+    public static final class Idle {
+        public final double fraction;
+        public final double waitedSeconds;
+        public final boolean quiet;
+
+        Idle(double fraction, double waitedSeconds, boolean quiet) {
+            this.fraction = fraction;
+            this.waitedSeconds = waitedSeconds;
+            this.quiet = quiet;
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.0f%% idle%s", 100 * fraction,
+                waitedSeconds >= 1.5 ? String.format(Locale.ROOT, " after waiting %.0f s", waitedSeconds) : "");
+        }
+    }
+
+    /**
+     * Samples the CPUs' idle fraction over 1 s, repeatedly, until it reaches {@code threshold}
+     * or {@code max} has passed; {@code threshold <= 0} samples once and does not wait.
+     */
+    public static Idle waitForIdle(double threshold, Duration max, PrintStream log) {
+        long t0 = System.nanoTime();
+        double f = idleFraction(1000);
+        boolean told = false;
+        while (threshold > 0 && !(f >= threshold) && System.nanoTime() - t0 < max.toNanos()) {
+            if (!told) {
+                log.println(String.format(Locale.ROOT,
+                    "hympj: CPUs %.0f%% idle, waiting up to %d s for %.0f%% before the next launch", 100 * f,
+                    max.toSeconds(), 100 * threshold));
+                told = true;
+            }
+            f = idleFraction(1000);
+        }
+        double waited = (System.nanoTime() - t0) * 1e-9 - 1.0;
+        return new Idle(f, Math.max(0, waited), threshold <= 0 || f >= threshold);
+    }
+}
