@@ -81,6 +81,15 @@ public final class ExchangePlot {
     /** Draws exchange {@code x} of {@code a} into {@code png}, {@code width} pixels wide. */
     public static Result draw(TraceAnalysis a, TraceAnalysis.Exchange x, ColorBy colorBy, boolean alignRanks, int width,
                               Path png) throws IOException {
+        return draw(a, x, colorBy, Map.of(), alignRanks, width, png);
+    }
+
+    /**
+     * As above; with {@code tagNames} (tag → name, e.g. a halo code's directions) bars coloured
+     * by tag take one colour per name, and the legend and labels show the names.
+     */
+    public static Result draw(TraceAnalysis a, TraceAnalysis.Exchange x, ColorBy colorBy, Map<Integer, String> tagNames,
+                              boolean alignRanks, int width, Path png) throws IOException {
         // rows: every rank's TCA engines, then the IB adapter / PIO / "no engine" when this exchange used them
         List<String> rowNames = new ArrayList<>();
         Map<String, Integer> rowOf = new LinkedHashMap<>();
@@ -109,12 +118,16 @@ public final class ExchangePlot {
             }
         }
         // colours
-        TreeMap<Integer, Color> colors = new TreeMap<>();
+        TreeMap<Integer, String> keys = new TreeMap<>();
         for (TraceEvent e : x.puts) {
-            colors.putIfAbsent(colorBy == ColorBy.DEST ? e.peer : e.tag, null);
+            keys.put(colorBy == ColorBy.DEST ? e.peer : e.tag, legend(e, colorBy, tagNames));
+        }
+        Map<String, Color> colors = new LinkedHashMap<>();
+        for (String k : keys.values()) {
+            colors.putIfAbsent(k, null);
         }
         int ci = 0;
-        for (Map.Entry<Integer, Color> c : colors.entrySet()) {
+        for (Map.Entry<String, Color> c : colors.entrySet()) {
             c.setValue(ci < PALETTE.length ? PALETTE[ci]
                 : Color.getHSBColor((ci * 0.618034f) % 1f, 0.55f, 0.85f));
             ci++;
@@ -211,7 +224,7 @@ public final class ExchangePlot {
             int xs = LEFT + (int) Math.round((e.modelledStart - o) / span * plotW);
             int xe = LEFT + (int) Math.round((e.modelledEnd - o) / span * plotW);
             int xi = LEFT + (int) Math.round((h.modelledOf(e.nanos) - o) / span * plotW);
-            Color c = colors.get(colorBy == ColorBy.DEST ? e.peer : e.tag);
+            Color c = colors.get(legend(e, colorBy, tagNames));
             if (xi < xs) {
                 g.setColor(c.darker());
                 g.drawLine(xi, y + ROW_H / 2, xs, y + ROW_H / 2);
@@ -222,7 +235,8 @@ public final class ExchangePlot {
             g.fillRect(xs, y + 3, w, ROW_H - 6);
             g.setColor(c.darker().darker());
             g.drawRect(xs, y + 3, w, ROW_H - 6);
-            String label = "\u2192" + e.peer + (colorBy == ColorBy.TAG ? " t" + e.tag : "") + " " + bytes(e.bytes);
+            String label = "\u2192" + e.peer + (colorBy == ColorBy.TAG ? " " + tagLabel(e.tag, tagNames) : "") + " "
+                + bytes(e.bytes);
             if (fm.stringWidth(label) + 6 < w) {
                 g.setColor(Color.WHITE);
                 g.drawString(label, xs + 3, y + ROW_H / 2 + fm.getAscent() / 2 - 1);
@@ -231,13 +245,13 @@ public final class ExchangePlot {
         // legend
         int perLine = Math.max(1, plotW / LEGEND_ITEM_W);
         int k = 0;
-        for (Map.Entry<Integer, Color> c : colors.entrySet()) {
+        for (Map.Entry<String, Color> c : colors.entrySet()) {
             int lx = LEFT + (k % perLine) * LEGEND_ITEM_W;
             int ly = plotBottom + AXIS_H + (k / perLine) * LEGEND_LINE;
             g.setColor(c.getValue());
             g.fillRect(lx, ly + 2, 14, 12);
             g.setColor(Color.BLACK);
-            g.drawString((colorBy == ColorBy.DEST ? "to rank " : "tag ") + c.getKey(), lx + 20, ly + 13);
+            g.drawString(c.getKey(), lx + 20, ly + 13);
             k++;
         }
         if (x.puts.isEmpty()) {
@@ -250,6 +264,14 @@ public final class ExchangePlot {
             throw new IOException("no PNG writer in this JVM");
         }
         return new Result(width, height, rowNames.size(), x.puts.size(), span / 1000.0);
+    }
+
+    private static String legend(TraceEvent e, ColorBy colorBy, Map<Integer, String> tagNames) {
+        return colorBy == ColorBy.DEST ? "to rank " + e.peer : tagNames.getOrDefault(e.tag, "tag " + e.tag);
+    }
+
+    private static String tagLabel(int tag, Map<Integer, String> tagNames) {
+        return tagNames.getOrDefault(tag, "t" + tag);
     }
 
     static String bytes(long b) {

@@ -254,7 +254,19 @@ public final class TraceAnalysis {
         for (int i = 1; i < ranks.size(); i++) {
             Wait best = null;
             long bestOverlap = Long.MIN_VALUE;
-            for (Wait w : candidates(waits.get(i), minRequests)) {
+            List<Wait> ci = candidates(waits.get(i), minRequests);
+            // windows follow each other in time: look at the few around rank 0's end
+            int lo0 = 0;
+            int hi0 = ci.size();
+            while (lo0 < hi0) {
+                int mid = (lo0 + hi0) >>> 1;
+                if (ci.get(mid).end < w0.end) {
+                    lo0 = mid + 1;
+                } else {
+                    hi0 = mid;
+                }
+            }
+            for (Wait w : ci.subList(Math.max(0, lo0 - 3), Math.min(ci.size(), lo0 + 3))) {
                 long lo = Math.max(w.after == Long.MIN_VALUE ? w.begin : w.after, w0.after == Long.MIN_VALUE ? w0.begin : w0.after);
                 long hi = Math.min(w.end, w0.end);
                 long overlap = hi - lo;
@@ -267,6 +279,47 @@ public final class TraceAnalysis {
             windows[i] = best;
         }
         return new Exchange(idx + 1, cands.size(), windows, putsIn(windows));
+    }
+
+    /** How many exchanges {@link #exchange} can pick from. */
+    public int exchanges(long minRequests) {
+        return waits.get(0).isEmpty() ? 1 : candidates(waits.get(0), minRequests).size();
+    }
+
+    /**
+     * The exchange whose puts took the least modelled time (per rank, from its first put issue
+     * to its last put end; the largest over the ranks): on a loaded machine, the one the
+     * operating system disturbed least.
+     */
+    public Exchange shortestExchange(long minRequests) {
+        Exchange best = null;
+        long bestSpan = Long.MAX_VALUE;
+        int n = exchanges(minRequests);
+        for (int k = 1; k <= n; k++) {
+            Exchange x = exchange(k, minRequests);
+            long span = span(x);
+            if (!x.puts.isEmpty() && span < bestSpan) {
+                best = x;
+                bestSpan = span;
+            }
+        }
+        return best != null ? best : exchange(-1, minRequests);
+    }
+
+    /** The largest over the ranks of (last put end - first put issue), modelled ns. */
+    public long span(Exchange x) {
+        Map<Integer, long[]> per = new HashMap<>();
+        for (TraceEvent e : x.puts) {
+            long issued = (long) rank(e.rank).header.modelledOf(e.nanos);
+            long[] v = per.computeIfAbsent(e.rank, r -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            v[0] = Math.min(v[0], Math.min(issued, e.modelledStart));
+            v[1] = Math.max(v[1], e.modelledEnd);
+        }
+        long span = 0;
+        for (long[] v : per.values()) {
+            span = Math.max(span, v[1] - v[0]);
+        }
+        return span;
     }
 
     /** The waitAll calls of a rank that count as exchanges. */

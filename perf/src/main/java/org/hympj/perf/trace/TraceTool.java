@@ -30,14 +30,17 @@ import org.hympj.shm.trace.TraceJournal.RankTrace;
 public final class TraceTool {
     static final String USAGE = String.join("\n",
         "usage: hympj-trace DIR [--out PREFIX] [--exchange N] [--min-requests R] [--color dest|tag]",
-        "                       [--align rank|job] [--width PX] [--dump]",
+        "                       [--tag-names T=NAME,...] [--align rank|job] [--width PX] [--dump]",
         "  DIR               a trace directory written by mpjrun --trace DIR (DIR/rank-<r>/ per rank)",
         "  --out PREFIX      write PREFIX-summary.txt, PREFIX.json, PREFIX-exchange.png (default DIR/trace)",
         "  --exchange N      the exchange to draw: the N-th waitAll of rank 0 (1-based, negative from the end;",
-        "                    default -1, the last) among those with the most requests (see --min-requests)",
+        "                    default -1, the last) among those with the most requests (see --min-requests);",
+        "                    'shortest': the one whose puts took the least modelled time (least disturbed by",
+        "                    the OS scheduler on a loaded machine)",
         "  --min-requests R  count as exchanges the waitAll calls of at least R requests (default: rank 0's largest",
         "                    waitAll, so barriers between halo exchanges are skipped)",
         "  --color dest|tag  colour the puts by destination rank (default) or by tag (a halo code's direction)",
+        "  --tag-names LIST  names of tags for --color tag, e.g. 100=E,102=W,104=N,105=N (one colour per name)",
         "  --align rank|job  x axis of the picture from each rank's first put issue (default) or from the job's",
         "                    first (one clock: shows how far apart the ranks started the exchange)",
         "  --width PX        width of the picture (default 1400)",
@@ -129,10 +132,12 @@ public final class TraceTool {
         Path dir = null;
         String prefix = null;
         int exchange = -1;
+        boolean shortest = false;
         long minRequests = 0;
         int width = 1400;
         boolean dump = false;
         boolean alignRanks = true;
+        java.util.Map<Integer, String> tagNames = new java.util.HashMap<>();
         ExchangePlot.ColorBy color = ExchangePlot.ColorBy.DEST;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -145,6 +150,11 @@ public final class TraceTool {
                     prefix = value(args, ++i, a);
                     break;
                 case "--exchange":
+                    if (i + 1 < args.length && args[i + 1].equals("shortest")) {
+                        shortest = true;
+                        i++;
+                        break;
+                    }
                     exchange = parseInt(a, value(args, ++i, a));
                     if (exchange == 0) {
                         throw new UsageException("--exchange counts from 1 (or from the end: -1 = the last)");
@@ -170,6 +180,16 @@ public final class TraceTool {
                     }
                     break;
                 }
+                case "--tag-names":
+                    for (String part : value(args, ++i, a).split(",")) {
+                        int eq = part.indexOf('=');
+                        if (eq <= 0 || eq == part.length() - 1) {
+                            throw new UsageException("--tag-names expects TAG=NAME,..., got '" + part + "'");
+                        }
+                        tagNames.put(parseInt(a, part.substring(0, eq).trim()), part.substring(eq + 1).trim());
+                    }
+                    color = ExchangePlot.ColorBy.TAG;
+                    break;
                 case "--align": {
                     String v = value(args, ++i, a);
                     if (!v.equals("rank") && !v.equals("job")) {
@@ -210,14 +230,14 @@ public final class TraceTool {
             }
         }
         String summary = TraceSummary.of(a);
-        TraceAnalysis.Exchange x = a.exchange(exchange, minRequests);
+        TraceAnalysis.Exchange x = shortest ? a.shortestExchange(minRequests) : a.exchange(exchange, minRequests);
         Path summaryFile = Paths.get(pre + "-summary.txt");
         Path json = Paths.get(pre + ".json");
         Path png = Paths.get(pre + "-exchange.png");
         try (BufferedWriter w = Files.newBufferedWriter(json, StandardCharsets.UTF_8)) {
             ChromeTrace.write(a, w);
         }
-        ExchangePlot.Result plot = ExchangePlot.draw(a, x, color, alignRanks, width, png);
+        ExchangePlot.Result plot = ExchangePlot.draw(a, x, color, tagNames, alignRanks, width, png);
         summary += String.format(Locale.ROOT, "%nexchange %d of %d drawn: %d puts, %.1f modelled us from first issue to "
             + "last put end%n", x.number, x.of, plot.puts, plot.spanMicros);
         Files.writeString(summaryFile, summary, StandardCharsets.UTF_8);

@@ -108,6 +108,11 @@ class TraceToolTest {
             int rk = rank;
             assertEquals(4, res.exchange.puts.stream().filter(e -> e.rank == rk).count(), "puts of rank " + rank);
         }
+        TraceAnalysis.Exchange quiet = a.shortestExchange(0);
+        assertEquals(16, quiet.puts.size());
+        for (int n = 1; n <= quiet.of; n++) {
+            assertTrue(a.span(quiet) <= a.span(a.exchange(n, 0)), "shortest exchange is not the shortest");
+        }
         // JSON: parses; one complete event per put, one per waitAll
         Object json = new Json(Files.readString(res.json)).parse();
         @SuppressWarnings("unchecked")
