@@ -61,6 +61,7 @@ public final class ShmMpj extends Mpj {
             this.oneSided = null;
         }
         this.world = new ShmComm(engine, segment, org.hympj.shm.pml.CollectiveChoice.barrier(job.config()), oneSided);
+        engine.barrier(world::barrier);
         control.register(rank, ProcessHandle.current().pid());
         if (ownsJob) {
             cleanup = new Thread(job::delete, "hympj-cleanup");

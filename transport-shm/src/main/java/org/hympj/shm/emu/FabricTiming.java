@@ -92,6 +92,14 @@ public final class FabricTiming {
      */
     public void plan(Fabric fabric, int dst, Datatype type, int count, long bytes, boolean srcInSegment,
                      boolean dstInSegment, boolean persistent, long realNow) {
+        plan(fabric, dst, type, count, bytes, srcInSegment, dstInSegment, persistent, -1, -1, realNow);
+    }
+
+    /** As above, on the send and receive engines a scheduler assigned (-1: the model picks). */
+    public void plan(Fabric fabric, int dst, Datatype type, int count, long bytes, boolean srcInSegment,
+                     boolean dstInSegment, boolean persistent, int engine, int recvEngine, long realNow) {
+        transfer.engineHint = engine;
+        transfer.recvEngineHint = recvEngine;
         Layout layout = Layout.of(type, count);
         long blocks = type.isContiguous() ? 1 : type.elements() / Math.max(1, type.blockLength()) * count;
         transfer.set(fabric, rank, dst, bytes, layout, blocks, type.elements() * count);

@@ -50,6 +50,10 @@ public final class JobConfig {
     public final boolean routeStats;
     /** Point-to-point engine: "twosided" (default) or "onesided" (S2's isend/irecv from one-sided writes). */
     public final String p2p;
+    /** RDMA put scheduler for persistent TCA sets (rsched policy name; "none" = issue order, earliest engine). */
+    public final String sched;
+    /** S3's pseudo-collective mode: a barrier at the start of Startall and at the end of Waitall. */
+    public final boolean schedBarrier;
     /** Directory of the --trace journal (each rank writes {@code rank-<r>/} in it), "" = no trace. */
     public final String traceDir;
 
@@ -64,13 +68,14 @@ public final class JobConfig {
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
         this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
-            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided", "");
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided", "", "none", false);
     }
 
     private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                       int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                       String idle, String coll, String route, double dilation, long epochNanos, String routeTable,
-                      long stripe, boolean routeStats, String p2p, String traceDir) {
+                      long stripe, boolean routeStats, String p2p, String traceDir, String sched,
+                      boolean schedBarrier) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -121,34 +126,46 @@ public final class JobConfig {
         }
         this.p2p = p2p;
         this.traceDir = traceDir == null ? "" : traceDir;
+        this.sched = sched;
+        this.schedBarrier = schedBarrier;
+        if (!sched.equals("none")) {
+            org.hympj.rsched.Schedulers.parse(sched); // an unknown policy fails here, naming the valid ones
+        }
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */
     public JobConfig withTiming(String route, double dilation) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p,
-            traceDir);
+            traceDir, sched, schedBarrier);
     }
 
     /** A copy with the hybrid router's table ("" = default) and striping override (-1 = the table's, 0 = off). */
     public JobConfig withRouting(String table, long stripeThreshold) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, table,
-            stripeThreshold, routeStats, p2p, traceDir);
+            stripeThreshold, routeStats, p2p, traceDir, sched, schedBarrier);
     }
 
     /** A copy that prints (or not) the route statistics of every rank at finalize. */
     public JobConfig withRouteStats(boolean on) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            on, p2p, traceDir);
+            on, p2p, traceDir, sched, schedBarrier);
+    }
+
+    /** A copy with an RSched policy for persistent TCA sets and the pseudo-collective mode. */
+    public JobConfig withSched(String policy, boolean barrier) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, p2p, traceDir, policy, barrier);
     }
 
     /** A copy with another point-to-point engine (twosided, onesided). */
     public JobConfig withP2p(String engine) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, engine, traceDir);
+            routeStats, engine, traceDir, sched, schedBarrier);
     }
 
     /**
@@ -158,7 +175,7 @@ public final class JobConfig {
     public JobConfig withTrace(String dir) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, p2p, dir);
+            routeStats, p2p, dir, sched, schedBarrier);
     }
 
     /** True when the job is traced (--trace). */
@@ -232,7 +249,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p, traceDir);
+            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p, traceDir, sched, schedBarrier);
     }
 
     /**
@@ -275,6 +292,8 @@ public final class JobConfig {
         p.setProperty("stripe", Long.toString(stripe));
         p.setProperty("route.stats", Boolean.toString(routeStats));
         p.setProperty("p2p", p2p);
+        p.setProperty("sched", sched);
+        p.setProperty("sched.barrier", Boolean.toString(schedBarrier));
         p.setProperty("trace.dir", traceDir);
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
@@ -296,7 +315,8 @@ public final class JobConfig {
             Double.parseDouble(p.getProperty("dilation", "0")), Long.parseLong(p.getProperty("epoch.nanos", "0")),
             p.getProperty("route.table", ""), Long.parseLong(p.getProperty("stripe", "-1")),
             Boolean.parseBoolean(p.getProperty("route.stats", "false")), p.getProperty("p2p", "twosided"),
-            p.getProperty("trace.dir", ""));
+            p.getProperty("trace.dir", ""), p.getProperty("sched", "none"),
+            Boolean.parseBoolean(p.getProperty("sched.barrier", "false")));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

@@ -46,6 +46,8 @@ public final class LaunchSpec {
     long stripe = -1;
     boolean routeStats;
     String p2p = "twosided";
+    String sched = "none";
+    boolean schedBarrier;
     double dilation = 0;
     boolean trace;
     /** Where the --trace journal goes; null = {@link #DEFAULT_TRACE_DIR} in the working directory. */
@@ -160,6 +162,18 @@ public final class LaunchSpec {
     /** Striping threshold in bytes (0 = off, -1 = the table's). */
     public LaunchSpec stripe(long bytes) {
         this.stripe = bytes;
+        return this;
+    }
+
+    /** RSched policy for persistent TCA sets (none, rr:1|2|4, bl:1|2|4, bl+, bl+oh). */
+    public LaunchSpec sched(String policy) {
+        this.sched = policy;
+        return this;
+    }
+
+    /** S3's pseudo-collective mode: a barrier at the start of Startall and at the end of Waitall. */
+    public LaunchSpec schedBarrier(boolean on) {
+        this.schedBarrier = on;
         return this;
     }
 

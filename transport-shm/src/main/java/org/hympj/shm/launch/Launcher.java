@@ -80,7 +80,8 @@ public final class Launcher {
             .withTiming(spec.route, spec.dilation)
             .withRouting(spec.routeTable, spec.stripe)
             .withRouteStats(spec.routeStats)
-            .withP2p(spec.p2p);
+            .withP2p(spec.p2p)
+            .withSched(spec.sched, spec.schedBarrier);
         java.nio.file.Path traceDir = spec.traceDir();
         if (traceDir != null) {
             // the journals go straight to the trace directory, not to the job directory (which

@@ -36,6 +36,8 @@ public final class MpjRun {
         "  --route-table T       the hybrid router's thresholds: a preset (ha-pacs) or a file (bin/hympj-bench calibrate)",
         "  --stripe BYTES|off    split contiguous messages from BYTES over both fabrics (default: the table's)",
         "  --route-stats         print every rank's route decisions at finalize",
+        "  --sched POLICY        RSched for persistent TCA puts under a model: none (default), rr:1|2|4,",
+        "                        bl:1|2|4, bl+, bl+oh (S3); --sched-barrier adds S3's pseudo-collective barriers",
         "  --p2p ENGINE          point-to-point engine: twosided (default) or onesided (S2: one-sided writes,",
         "                        address notify buffers and a polling thread; no ANY_SOURCE, no probe)",
         "  --show-route-table    print the route table (of --route-table, or of --model) and exit",
@@ -144,6 +146,12 @@ public final class MpjRun {
                     spec.stripe(v.equals("off") ? 0 : parseBytes(a, v));
                     break;
                 }
+                case "--sched":
+                    spec.sched(value(argv, ++i, a));
+                    break;
+                case "--sched-barrier":
+                    spec.schedBarrier(true);
+                    break;
                 case "--p2p":
                     spec.p2p(value(argv, ++i, a));
                     break;

@@ -157,6 +157,41 @@ public final class NetTopology {
         return k;
     }
 
+    /**
+     * The direction of {@code b} seen from {@code a}, as RSched names them: on the torus 0..7
+     * for the 8 neighbours E, W, N, S, NE, NW, SE, SW (x is the first coordinate, y the
+     * second), else the direction of the first link (0..3); on a ring 0 (+) or 1 (−).
+     */
+    public int direction(int a, int b) {
+        if (torus) {
+            int dx = wrap(b / ty - a / ty, tx);
+            int dy = wrap(b % ty - a % ty, ty);
+            if (Math.abs(dx) <= 1 && Math.abs(dy) <= 1 && (dx != 0 || dy != 0)) {
+                if (dy == 0) {
+                    return dx > 0 ? 0 : 1;
+                }
+                if (dx == 0) {
+                    return dy > 0 ? 2 : 3;
+                }
+                return dx > 0 ? (dy > 0 ? 4 : 6) : (dy > 0 ? 5 : 7);
+            }
+            return dx != 0 ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
+        }
+        int d = Math.floorMod(b % subcluster - a % subcluster, subcluster);
+        return d <= subcluster - d ? 0 : 1;
+    }
+
+    /** True when {@code b} is a diagonal neighbour of {@code a} on the torus. */
+    public boolean diagonal(int a, int b) {
+        return direction(a, b) >= 4 && torus;
+    }
+
+    /** The shortest signed offset from 0 to d on a ring of n. */
+    private static int wrap(int d, int n) {
+        int m = Math.floorMod(d, n);
+        return m <= n / 2 ? m : m - n;
+    }
+
     /** The longest path any transfer can take (for sizing scratch arrays). */
     public int maxHops() {
         return torus ? tx / 2 + ty / 2 : subcluster / 2;

@@ -153,8 +153,11 @@ public final class TimingModel {
         long ready = now + Math.round(pack + sendBounce);
         int n = topo.path(t.src, t.dst, path);
         // the engine that frees first; under the tofu model also the destination's receive engine
-        int engine = earliest(tl, topo.engine(t.src, 0), topo.engines());
-        int recvEngine = topo.recvEngines() > 0 ? earliest(tl, topo.recvEngine(t.dst, 0), topo.recvEngines()) : -1;
+        int engine = t.engineHint >= 0 ? topo.engine(t.src, t.engineHint % topo.engines())
+            : earliest(tl, topo.engine(t.src, 0), topo.engines());
+        int recvEngine = topo.recvEngines() <= 0 ? -1 : t.recvEngineHint >= 0
+            ? topo.recvEngine(t.dst, t.recvEngineHint % topo.recvEngines())
+            : earliest(tl, topo.recvEngine(t.dst, 0), topo.recvEngines());
         long start = Math.max(ready, tl.busyUntil(engine));
         if (recvEngine >= 0) {
             start = Math.max(start, tl.busyUntil(recvEngine));

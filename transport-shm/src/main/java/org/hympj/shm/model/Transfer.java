@@ -23,6 +23,10 @@ public final class Transfer {
     public int chainLength = 1;
     /** Identity of a non-persistent transfer's descriptor, for the descriptor cache. */
     public long cacheKey;
+    /** The send engine a scheduler (RSched) assigned, or -1: the model takes the earliest free one. */
+    public int engineHint = -1;
+    /** The receive engine at the destination a scheduler assigned, or -1. */
+    public int recvEngineHint = -1;
 
     public Transfer set(Fabric f, int src, int dst, long bytes, Layout layout, long blocks, long elements) {
         this.fabric = f;

@@ -88,6 +88,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     /** The hybrid router's policy (null unless routing is hybrid). */
     private final HybridPolicy policy;
     private final RouteStatistics stats = new RouteStatistics();
+    /** RSched policy for persistent TCA sets (null: issue order, the model's earliest engine). */
+    private final org.hympj.rsched.Scheduler scheduler;
+    private final org.hympj.rsched.MachineModel machine;
+    private PersistentRequest[] cachedSet;
+    private PersistentRequest[] cachedMembers;
+    private int[] cachedOrder;
+    private org.hympj.rsched.Schedule lastSchedule;
+    private Runnable barrier;
+    private boolean pseudoCollective;
     /** The --trace journal (Tracer.NONE when off). */
     private org.hympj.shm.trace.Tracer tracer = org.hympj.shm.trace.Tracer.NONE;
     private Req[] timed = new Req[16];
@@ -109,6 +118,17 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
         this.policy = config.hybrid() ? policy(config, timing) : null;
+        if (timing != null && !config.sched.equals("none")) {
+            org.hympj.shm.model.ModelParams mp = timing.model().params();
+            int engines = (int) mp.count("tca.dma.engines", 4);
+            this.scheduler = org.hympj.rsched.Schedulers.parse(config.sched);
+            this.machine = new org.hympj.rsched.MachineModel(engines, mp.bytesPerNs("tca.dma.bandwidth"),
+                mp.bytesPerNs("tca.link.bandwidth"), mp.ns("tca.dma.latency.register"),
+                (int) Math.max(1, mp.count("tca.dma.recv.engines", engines)));
+        } else {
+            this.scheduler = null;
+            this.machine = null;
+        }
         this.sendSeq = new int[size];
         this.recvSeq = new int[size];
         this.pending = new ArrayDeque[channels * size];
@@ -385,6 +405,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.WAIT_END, -1, -1, requests.length, -1, -1, -1, 0, 0, "waitAll");
         }
+        if (pseudoCollective) {
+            pseudoCollective = false;
+            barrier.run();            // ...and ends together
+        }
         consumeAll(requests);
     }
 
@@ -459,11 +483,95 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
             }
         }
+        if (scheduler == null) {
+            for (PersistentRequest q : requests) {
+                if (q != null) {
+                    q.start();
+                }
+            }
+            return;
+        }
+        if (config.schedBarrier && barrier != null) {
+            barrier.run();            // S3's pseudo-collective mode: the exchange starts together
+            pseudoCollective = true;
+        }
+        int[] order = scheduledOrder(requests);
         for (PersistentRequest q : requests) {
-            if (q != null) {
-                q.start();
+            if (q != null && !(q instanceof SendReq && ((SendReq) q).channel == 0)) {
+                q.start();            // receives (and IB sends) first, in the given order
             }
         }
+        for (int i : order) {
+            requests[i].start();      // TCA puts in schedule order, each on its assigned engines
+        }
+    }
+
+    /**
+     * The TCA sends of a Startall set in RSched's order (by scheduled start), with their
+     * engines assigned; computed once per set and cached while the same set is started again
+     * (its cost stays out of the per-iteration time, as in S3).
+     */
+    private int[] scheduledOrder(PersistentRequest[] requests) {
+        if (requests == cachedSet && sameSet(requests)) {
+            return cachedOrder;
+        }
+        java.util.List<org.hympj.rsched.Put> puts = new java.util.ArrayList<>();
+        java.util.List<Integer> index = new java.util.ArrayList<>();
+        org.hympj.shm.model.NetTopology topo = timing.model().topology();
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] instanceof SendReq && ((SendReq) requests[i]).channel == 0
+                && ((SendReq) requests[i]).dest != Comm.PROC_NULL) {
+                SendReq s = (SendReq) requests[i];
+                puts.add(new org.hympj.rsched.Put(puts.size(), s.dest, topo.direction(rank, s.dest),
+                    Math.max(1, s.buf.bytes), topo.diagonal(rank, s.dest)));
+                index.add(i);
+            }
+        }
+        int[] order = new int[puts.size()];
+        if (!puts.isEmpty()) {
+            org.hympj.rsched.Schedule sch = scheduler.schedule(puts, machine);
+            Integer[] byStart = new Integer[puts.size()];
+            for (int k = 0; k < byStart.length; k++) {
+                byStart[k] = k;
+            }
+            java.util.Arrays.sort(byStart, (a, b) -> Double.compare(sch.slotOf(a).startNs(), sch.slotOf(b).startNs()));
+            for (int k = 0; k < byStart.length; k++) {
+                org.hympj.rsched.Slot slot = sch.slotOf(byStart[k]);
+                SendReq s = (SendReq) requests[index.get(byStart[k])];
+                s.engineHint = slot.engine();
+                // the destination's receive engine stays the model's choice (earliest free): a rank's
+                // schedule knows only its own puts, while every neighbour sends to the same rank at once
+                s.recvEngineHint = -1;
+                order[k] = index.get(byStart[k]);
+            }
+            lastSchedule = sch;
+        }
+        cachedSet = requests;
+        cachedMembers = requests.clone();
+        cachedOrder = order;
+        return order;
+    }
+
+    private boolean sameSet(PersistentRequest[] requests) {
+        if (cachedMembers == null || cachedMembers.length != requests.length) {
+            return false;
+        }
+        for (int i = 0; i < requests.length; i++) {
+            if (cachedMembers[i] != requests[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The schedule of the last Startall set scheduled (null if none). */
+    public org.hympj.rsched.Schedule lastSchedule() {
+        return lastSchedule;
+    }
+
+    /** Installs the job-wide barrier used by the pseudo-collective mode. */
+    public void barrier(Runnable b) {
+        this.barrier = b;
     }
 
     /** Failure checks for polling calls that do not idle (test, iprobe). */
@@ -529,7 +637,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             return;
         }
         timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
-            dstInSegment, s.persistent, System.nanoTime());
+            dstInSegment, s.persistent, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
+            System.nanoTime());
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(), -1,
                 timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());

@@ -20,6 +20,9 @@ final class SendReq extends Req implements Outbound {
     int sendId = -1;
     /** Layout and route decided at the call or at init (persistent). */
     org.hympj.spi.Layout layout = org.hympj.spi.Layout.CONTIGUOUS;
+    /** The send and receive engines RSched assigned in this request's Startall set (-1: the model picks). */
+    int engineHint = -1;
+    int recvEngineHint = -1;
     /** The receiver's handle for the data packets (from its clear-to-send). */
     int recvId;
     /** Split over both fabrics (hybrid router, large contiguous messages). */
