@@ -51,6 +51,9 @@ public final class TraceDirectory {
      * is never emptied.
      */
     public static void prepare(Path dir) throws IOException {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IOException("trace directory " + dir + " exists and is not a directory");
+        }
         Files.createDirectories(dir);
         for (Path p : rankDirsAndFiles(dir)) {
             if (!Files.isDirectory(p)) {

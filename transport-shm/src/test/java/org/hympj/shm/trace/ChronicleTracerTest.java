@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * directory replaces an earlier job's journals and refuses a directory holding other files.
  */
 class ChronicleTracerTest {
-    static final int WARMUP = 30_000;
-    static final int WINDOW = 50_000;
+    static final int WARMUP = 200_000;
+    static final int WINDOW = 100_000;
     static final int WINDOWS = 3;
 
     @TempDir
@@ -135,5 +135,9 @@ class ChronicleTracerTest {
         assertTrue(e.getMessage().contains("notes.txt"), e.getMessage());
         assertTrue(Files.exists(dir.resolve("rank-1/notes.txt")));
         assertEquals(List.of(dir.resolve("rank-1")), TraceDirectory.rankDirs(dir));
+        Path file = tmp.resolve("plain");
+        Files.writeString(file, "x");
+        IOException notDir = assertThrows(IOException.class, () -> TraceDirectory.prepare(file));
+        assertTrue(notDir.getMessage().contains("not a directory"), notDir.getMessage());
     }
 }
