@@ -198,6 +198,25 @@ public final class BottomLeft {
 
         /** Longest first, then by direction, then by id. */
         private int[] placementOrder() {
+            long maxBytes = 0;
+            int maxDir = 0;
+            for (int i = 0; i < n; i++) {
+                maxBytes = Math.max(maxBytes, bytes[i]);
+                maxDir = Math.max(maxDir, dir[i]);
+            }
+            if (maxBytes < (1L << 40) && maxDir < (1 << 8) && n <= (1 << 15)) {
+                // one primitive sort on packed keys: (longest first, direction, id)
+                long[] key = new long[n];
+                for (int i = 0; i < n; i++) {
+                    key[i] = ((1L << 40) - 1 - bytes[i]) << 23 | (long) dir[i] << 15 | i;
+                }
+                java.util.Arrays.sort(key);
+                int[] order = new int[n];
+                for (int i = 0; i < n; i++) {
+                    order[i] = (int) (key[i] & 0x7fff);
+                }
+                return order;
+            }
             return IntSort.indices(n, (a, b) -> {
                 int c = Long.compare(bytes[b], bytes[a]);
                 if (c != 0) {
@@ -301,20 +320,17 @@ public final class BottomLeft {
             double best = Double.POSITIVE_INFINITY;
             int bestE = -1;
             int lim = allowed(p);
+            // no engine can start p before its link and a receive engine are free together
+            double from = linkAndReceive(lk, rbase, 0, d);
             for (int e = 0; e < lim; e++) {
-                double t = 0;
+                double t = from;
                 while (t < best) {
                     double t0 = t;
                     t = eng[e].firstFit(t, d);
-                    t = lk.firstFit(t, d);
-                    double tr = Double.POSITIVE_INFINITY;
-                    for (int r = 0; r < recvEngines; r++) {
-                        tr = Math.min(tr, recv[rbase + r].firstFit(t, d));
-                    }
-                    t = tr;
-                    if (t == t0) {
+                    if (t == t0 || t >= best) {
                         break;
                     }
+                    t = linkAndReceive(lk, rbase, t, d);
                 }
                 if (t < best) {
                     best = t;
@@ -329,6 +345,25 @@ public final class BottomLeft {
                 }
             }
             return best;
+        }
+
+        /** The earliest x >= t at which link lk and one receive engine from rbase are free for d. */
+        private double linkAndReceive(Timeline lk, int rbase, double t, double d) {
+            while (true) {
+                double t0 = t;
+                t = lk.firstFit(t, d);
+                double tr = Double.POSITIVE_INFINITY;
+                for (int r = 0; r < recvEngines; r++) {
+                    tr = Math.min(tr, recv[rbase + r].firstFit(t, d));
+                    if (tr == t) {
+                        break;
+                    }
+                }
+                t = tr;
+                if (t == t0) {
+                    return t;
+                }
+            }
         }
 
         /**

@@ -42,9 +42,31 @@ final class Puts {
         return d;
     }
 
-    /** For each put, its destination's index among the distinct destinations (0..count-1). */
+    /** For each put, its destination's index among the distinct destinations (0..count-1, in rank order). */
     static int[] denseDestinations(List<Put> puts) {
         int n = puts.size();
+        int max = -1;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, puts.get(i).dest());
+        }
+        int[] out = new int[n];
+        if (max < 4 * n + 1024) {
+            // ranks are small: a direct map
+            int[] map = new int[max + 1];
+            for (int i = 0; i < n; i++) {
+                map[puts.get(i).dest()] = 1;
+            }
+            int u = 0;
+            for (int r = 0; r <= max; r++) {
+                if (map[r] != 0) {
+                    map[r] = u++;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                out[i] = map[puts.get(i).dest()];
+            }
+            return out;
+        }
         int[] sorted = new int[n];
         for (int i = 0; i < n; i++) {
             sorted[i] = puts.get(i).dest();
@@ -56,7 +78,6 @@ final class Puts {
                 sorted[u++] = sorted[i];
             }
         }
-        int[] out = new int[n];
         for (int i = 0; i < n; i++) {
             out[i] = Arrays.binarySearch(sorted, 0, u, puts.get(i).dest());
         }
