@@ -60,6 +60,10 @@ public final class Bench {
     }
 
     static int cli(String[] argv) {
+        Integer driver = org.hympj.perf.fabric.FabricBench.run(argv); // fabric drivers: their own options
+        if (driver != null) {
+            return driver;
+        }
         BenchOptions o = new BenchOptions();
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
@@ -119,6 +123,7 @@ public final class Bench {
             BenchDef d = e.getValue();
             out.printf("  %-12s %s; np %d; default sizes %s%n", d.name(), d.description(), d.np(), d.defaultSizes());
         }
+        org.hympj.perf.fabric.FabricBench.DRIVERS.forEach((n, d) -> out.printf("  %-12s %s%n", n, d));
     }
 
     /** The benchmark named by the options, or an IllegalArgumentException listing the known ones. */

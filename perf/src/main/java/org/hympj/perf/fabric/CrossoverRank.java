@@ -1,0 +1,113 @@
+package org.hympj.perf.fabric;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.hympj.api.Comm;
+import org.hympj.api.Datatype;
+import org.hympj.api.Mpj;
+import org.hympj.api.PersistentRequest;
+import org.hympj.api.Request;
+import org.hympj.api.SegmentBuffer;
+import org.hympj.perf.Rows;
+
+/**
+ * Rank program of {@code hympj-bench crossover} and {@code calibrate}: ping-pong of one of S1's
+ * faces ({@link Face}) of an N×N or N×N×N array of doubles between ranks 0 and 1, over the fabric
+ * the launch forces. The array and the receive buffer live in the registered segment; the
+ * face is sent with its derived datatype (row, column, jk-, ik- or ij-plane) and received
+ * contiguous, by persistent requests (S1 registers descriptors once). 64 persistent sends
+ * registered first (never started) put TCA's descriptor chain in internal memory, as the
+ * analytic sweep assumes ({@link Analytic#CHAIN}). Timing with {@link Comm#wtime()} (modelled
+ * under a model): a warm-up batch and 5 timed batches, median half round trip in µs.
+ *
+ * <pre>usage (2 ranks): CrossoverRank TEST REP FACE N...</pre>
+ * Prints {@code hympj,TEST,FACE,N,rep,us,us} from rank 0.
+ */
+public final class CrossoverRank {
+    private CrossoverRank() {
+    }
+
+    static int[] iters(long bytes) {
+        if (bytes <= 65536) {
+            return new int[] {20, 40};
+        } else if (bytes <= 1 << 20) {
+            return new int[] {3, 8};
+        }
+        return new int[] {2, 4};
+    }
+
+    public static void main(String[] args) {
+        String test = args[0];
+        int rep = Integer.parseInt(args[1]);
+        Face face = Face.of(args[2]);
+        List<Integer> ns = new ArrayList<>();
+        long array = 1;
+        long ghost = 1;
+        for (int a = 3; a < args.length; a++) {
+            int n = Integer.parseInt(args[a]);
+            ns.add(n);
+            array = Math.max(array, face.arrayElements(n));
+            ghost = Math.max(ghost, face.elements(n));
+        }
+        try (Mpj mpj = Mpj.init(args)) {
+            Comm comm = mpj.world();
+            if (comm.size() != 2) {
+                throw new IllegalStateException("crossover needs exactly 2 ranks, the job has " + comm.size());
+            }
+            int rank = comm.rank();
+            int peer = 1 - rank;
+            SegmentBuffer a = comm.allocDoubles(Math.toIntExact(array));
+            SegmentBuffer g = comm.allocDoubles(Math.toIntExact(ghost));
+            PersistentRequest[] dummies = new PersistentRequest[64];
+            for (int i = 0; i < dummies.length; i++) {
+                dummies[i] = comm.sendInit(g, 0, 1, Datatype.DOUBLE, peer, 99);
+            }
+            for (int n : ns) {
+                double us = pingpong(comm, rank, peer, face, n, a, g);
+                if (rank == 0) {
+                    Rows.print(Rows.row(test, face.key, n, rep, us, 3, "us"));
+                }
+            }
+            for (PersistentRequest d : dummies) {
+                d.free();
+            }
+        }
+    }
+
+    static double pingpong(Comm comm, int rank, int peer, Face face, int n, SegmentBuffer a, SegmentBuffer g) {
+        int[] wi = iters(face.bytes(n));
+        double[] bt = new double[Rows.NBATCH];
+        int e = Math.toIntExact(face.elements(n));
+        PersistentRequest rr = comm.recvInit(g, 0, e, Datatype.DOUBLE, peer, 5);
+        PersistentRequest sr = comm.sendInit(a, 0, face.count(n), face.type(n), peer, 5);
+        PersistentRequest[] both = {rr, sr};
+        try {
+            for (int b = -1; b < Rows.NBATCH; b++) {
+                int it = b < 0 ? wi[0] : wi[1];
+                comm.barrier();
+                double t0 = comm.wtime();
+                if (rank == 0) {
+                    for (int i = 0; i < it; i++) {
+                        Request.startAll(both);
+                        Request.waitAll(both);
+                    }
+                } else {
+                    for (int i = 0; i < it; i++) {
+                        rr.start();
+                        rr.waitFor();
+                        sr.start();
+                        sr.waitFor();
+                    }
+                }
+                double el = comm.wtime() - t0;
+                if (b >= 0) {
+                    bt[b] = el * 1e6 / (2.0 * it);
+                }
+            }
+        } finally {
+            rr.free();
+            sr.free();
+        }
+        return Rows.median(bt);
+    }
+}
