@@ -34,6 +34,7 @@ public final class ShmFabric implements AutoCloseable {
     private final BulkOutbound[] bulkOut;
     private final BulkInbound[] bulkIn;
     private final MappedByteBuffer timelinesMap;
+    private final MappedByteBuffer collMap;
     private final long[] segmentAddress;
     private final long segmentBytes;
 
@@ -79,6 +80,7 @@ public final class ShmFabric implements AutoCloseable {
                     bulkBytes);
             }
         }
+        collMap = IoUtil.mapExistingFile(job.collFile().toFile(), "collective slots");
         if (job.config().emulatesFabrics()) {
             timelinesMap = IoUtil.mapExistingFile(job.timelinesFile().toFile(), "timelines");
         } else {
@@ -117,6 +119,11 @@ public final class ShmFabric implements AutoCloseable {
     /** The bulk region large payloads from {@code peer} on {@code channel} arrive in. */
     public BulkInbound bulkFrom(int channel, int peer) {
         return bulkIn[channel * size + peer];
+    }
+
+    /** The job's shared collective slots (the one-wave allreduce). */
+    public org.agrona.concurrent.AtomicBuffer collSlots() {
+        return new UnsafeBuffer(collMap);
     }
 
     /** The shared engine/link timelines (null when the job emulates no fabric). */

@@ -74,6 +74,16 @@ public final class JobDirectory {
         return dir.resolve("r" + rank + ".os");
     }
 
+    /** Slots of the one-wave allreduce of small counts (world communicator, native). */
+    public Path collFile() {
+        return dir.resolve("job.coll");
+    }
+
+    /** Bytes of the collective slots: two sets of one 320-byte slot per rank. */
+    public static long collBytes(int ranks) {
+        return 2L * ranks * 320;
+    }
+
     /** Engine and link timelines of the emulated fabrics (only when the job emulates them). */
     public Path timelinesFile() {
         return dir.resolve("job.timelines");
@@ -131,6 +141,7 @@ public final class JobDirectory {
             if (config.emulatesFabrics()) {
                 jd.createFile(jd.timelinesFile(), timelinesBytes(config.size));
             }
+            jd.createFile(jd.collFile(), collBytes(config.size));
             if (config.p2p.equals("onesided")) {
                 for (int r = 0; r < config.size; r++) {
                     jd.createFile(jd.oneSidedFile(r), org.hympj.shm.pml.OsEngine.fileBytes(config.size));

@@ -135,6 +135,12 @@ final class Collectives {
 
     void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
         checkReduction("allreduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        if (comm.shmReduce != null && ShmReduce.fits((long) count * type.size())) {
+            boolean inPlace = sendBuf == Comm.IN_PLACE;
+            comm.shmReduce.allreduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
+                recvOffset, count, type.primitive(), op, comm.engine);
+            return;
+        }
         if (!op.isCommutative()) {
             // rank order is required: reduce onto 0 in order, then broadcast (IN_PLACE: the input is in recvBuf)
             boolean inPlace = sendBuf == Comm.IN_PLACE;

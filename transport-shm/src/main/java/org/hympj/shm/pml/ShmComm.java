@@ -40,6 +40,8 @@ public class ShmComm implements Comm {
     final OsEngine os;
     private final OsRequest osBlockingSend;
     private final OsRequest osBlockingRecv;
+    /** One-wave shared-memory allreduce of small counts: the world communicator, natively; else null. */
+    final ShmReduce shmReduce;
 
     /** The world communicator. */
     public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
@@ -74,6 +76,8 @@ public class ShmComm implements Comm {
         this.os = os;
         this.osBlockingSend = os == null ? null : os.newRequest(true, true);
         this.osBlockingRecv = os == null ? null : os.newRequest(false, true);
+        this.shmReduce = ctx == 0 && engine.timing() == null
+            ? new ShmReduce(engine.fabric().collSlots(), rank, size) : null;
         engine.reserveContexts(ctx + 2);
     }
 
