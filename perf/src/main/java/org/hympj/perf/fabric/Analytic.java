@@ -162,7 +162,9 @@ public final class Analytic {
      * at {@code n1} and {@code n2}, the other parameters as in {@code p}. Both faces' TCA−IB
      * differences must be affine in both parameters (true of the pack costs, which change no
      * protocol choice); solved from three evaluations. Used to show which value S1's 2D-stride
-     * and 3D-stride rows would need together.
+     * and 3D-stride rows would need together. (A negative solution is what the costs, affine in
+     * the parameters, would need; the model itself cannot even take it: it starts a transfer no
+     * earlier than it is issued.)
      */
     public static double[] solve(ModelParams p, String k1, String k2, Face f1, int n1, Face f2, int n2) {
         double v1 = Double.parseDouble(p.raw().getProperty(k1).trim());
