@@ -161,13 +161,21 @@ public final class Bench {
         } else if (o.algo == null || o.algo.equals("all")) {
             out.addAll(def.algorithms());
         } else {
-            if (!def.algorithms().contains(o.algo) && !o.algo.equals("default")) {
-                throw new IllegalArgumentException("--algo must be one of " + def.algorithms() + ", default or all; was "
-                    + o.algo);
+            for (String a : o.algo.split(",")) {
+                String one = a.trim();
+                if (!def.algorithms().contains(one) && !one.equals("default") && !extraAlgorithm(def, one)) {
+                    throw new IllegalArgumentException("--algo must be one of " + def.algorithms()
+                        + ", default or all (or a comma list); was " + o.algo);
+                }
+                out.add(one);
             }
-            out.add(o.algo);
         }
         return out;
+    }
+
+    /** scale-les3 also takes bl+oh (a policy beyond the default columns). */
+    private static boolean extraAlgorithm(BenchDef def, String algo) {
+        return "sched".equals(def.algorithmOption()) && algo.equals("bl+oh");
     }
 
     private static List<String> withAlgorithms() {
@@ -218,6 +226,34 @@ public final class Bench {
         }
         if (o.model != null) {
             spec.model(o.model);
+        } else if (def.defaultModel() != null) {
+            spec.model(def.defaultModel());
+        }
+        if (o.algo != null && !o.algo.equals("default") && def.algorithmOption() != null) {
+            if (def.algorithmOption().equals("sched")) {
+                spec.sched(o.algo);
+            } else {
+                spec.p2p(o.algo);
+            }
+        }
+        if (o.dilation != null) {
+            spec.timeDilation(o.dilation);
+        }
+        if (o.schedBarrier) {
+            spec.schedBarrier(true);
+            spec.jvmArg("-Dhympj.bench.sync=engine");
+        }
+        if (o.pattern != null) {
+            spec.jvmArg("-Dhympj.bench.patterns=" + o.pattern);
+        }
+        if (o.preposted != null) {
+            spec.jvmArg("-Dhympj.bench.preposted=" + o.preposted);
+        }
+        if (o.iters != null) {
+            spec.jvmArg("-Dhympj.bench.iters=" + o.iters);
+        }
+        if (o.warmup != null) {
+            spec.jvmArg("-Dhympj.bench.warmup=" + o.warmup);
         }
         for (String j : o.jvmArgs) {
             spec.jvmArg(j);

@@ -33,6 +33,14 @@ public final class BenchDef {
     private final List<String> algorithms;
     /** The Open MPI anchor script, relative to HYMPJ_HOME; null: the shared anchors' script. */
     private final String anchorScript;
+    /**
+     * The launcher option an {@code --algo} value also sets: null (none; the rank program alone
+     * gets it), {@code "sched"} ({@code --sched ALGO}, "none" = no scheduler) or {@code "p2p"}
+     * ({@code --p2p ALGO}).
+     */
+    private String algoOption;
+    /** The timing model when no {@code --model} is given (null: native). */
+    private String defaultModel;
 
     public BenchDef(String name, String description, Class<?> rankClass, List<String> modeArgs, int np, String csvTest,
                     List<Long> defaultSizes, String defaultBuffers, Duration defaultTimeout, SegmentNeed segmentNeed) {
@@ -60,20 +68,64 @@ public final class BenchDef {
 
     /** The same benchmark whose sizes are rank counts (one launch per size, that many ranks). */
     public BenchDef withRanksAsSizes() {
-        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+        BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, true, algorithms, anchorScript);
+        d.algoOption = algoOption;
+        d.defaultModel = defaultModel;
+        return d;
     }
 
     /** The same benchmark with variants chosen by {@code --algo} (the rank program gets {@code MODE=ALGO}). */
     public BenchDef withAlgorithms(List<String> algos) {
-        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+        BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, sizeIsRanks, algos, anchorScript);
+        d.algoOption = algoOption;
+        d.defaultModel = defaultModel;
+        return d;
     }
 
     /** The same benchmark compared against another anchor script (a path relative to HYMPJ_HOME). */
     public BenchDef withAnchor(String script) {
-        return new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+        BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, sizeIsRanks, algorithms, script);
+        d.algoOption = algoOption;
+        d.defaultModel = defaultModel;
+        return d;
+    }
+
+    /** The same benchmark whose {@code --algo} values also set a launcher option: "sched" or "p2p". */
+    public BenchDef withAlgorithmOption(String option) {
+        if (!option.equals("sched") && !option.equals("p2p")) {
+            throw new IllegalArgumentException("algorithm option must be sched or p2p, was " + option);
+        }
+        BenchDef d = copy();
+        d.algoOption = option;
+        return d;
+    }
+
+    /** The same benchmark run under {@code model} unless {@code --model} says otherwise. */
+    public BenchDef withDefaultModel(String model) {
+        BenchDef d = copy();
+        d.defaultModel = model;
+        return d;
+    }
+
+    private BenchDef copy() {
+        BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
+            defaultTimeout, segmentNeed, sizeIsRanks, algorithms, anchorScript);
+        d.algoOption = algoOption;
+        d.defaultModel = defaultModel;
+        return d;
+    }
+
+    /** The launcher option an {@code --algo} value sets (null, "sched" or "p2p"). */
+    public String algorithmOption() {
+        return algoOption;
+    }
+
+    /** The model used when {@code --model} is not given (null: native). */
+    public String defaultModel() {
+        return defaultModel;
     }
 
     public boolean sizeIsRanks() {

@@ -32,6 +32,17 @@ public final class BenchOptions {
     public Duration lockWait = Duration.ofSeconds(1800);
     /** If set, every launch adds what {@link Quiet#waitForIdle} found (shared by copies). */
     public List<Quiet.Idle> idles;
+    /** {@code --time-dilation D} for the launcher (null: its default). */
+    public Double dilation;
+    /** {@code --sched-barrier}: the engine's pseudo-collective barriers (scale-les3 then times them too). */
+    public boolean schedBarrier;
+    /** scale-les3: the patterns (ew,ns,nsew,diag,all); null: all five. */
+    public String pattern;
+    /** onesided: receives kept posted ahead (null: 0). */
+    public Integer preposted;
+    /** Timed iterations / warm-up iterations per size, for the benchmarks that take them (null: theirs). */
+    public Integer iters;
+    public Integer warmup;
 
     /** The help text of the options parsed by {@link #option}. */
     static final String OPTIONS_HELP = String.join("\n",
@@ -39,7 +50,17 @@ public final class BenchOptions {
         "  --buffers KIND        heap | segment | both (default: both)",
         "  --timeout SEC         kill a launch after SEC seconds (default: per benchmark, 300)",
         "  --verbose             also echo every rank's other output lines to stderr",
-        "  --algo ALGO           barrier: dissemination | rd | ring | default (barrier()) | all (default: all)",
+        "  --algo ALGO           barrier: dissemination | rd | ring | default (barrier()) | all (default: all);",
+        "                        a comma list runs each (one launch each)",
+        "  --sched P[,P...]      scale-les3: the RSched policies, one launch each (none, rr:1|2|4, bl:1|2|4, bl+,",
+        "                        bl+oh; default: rr:1 rr:2 rr:4 bl:1 bl:2 bl:4 bl+ none); --sched-barrier: the",
+        "                        engine's pseudo-collective barriers, inside the timed window (default: the",
+        "                        program's own barriers, outside it)",
+        "  --pattern P[,P...]    scale-les3: ew | ns | nsew | diag | all (default: all five); sizes are k",
+        "  --p2p E[,E...]        onesided: onesided | twosided (default: both, one launch each)",
+        "  --preposted K         onesided: the receiver keeps K receives posted ahead (default 0)",
+        "  --iters N  --warmup N timed / untimed iterations per size (scale-les3, onesided)",
+        "  --time-dilation D     the launcher's time dilation under a model (default: its own)",
         "  --quiet F             before each launch wait until the CPUs are F idle (0..1, over 1 s; 0: do not",
         "                        wait; hympj-bench default 0, hympj-compare default 0.9), at most --quiet-wait SEC",
         "                        (default 60). Every launch holds the lock /tmp/hympj-bench.lock (waits for it at",
@@ -71,7 +92,37 @@ public final class BenchOptions {
                 verbose = true;
                 return i;
             case "--algo":
+            case "--sched":
+            case "--p2p":
                 algo = value(argv, i + 1, a);
+                return i + 1;
+            case "--sched-barrier":
+                schedBarrier = true;
+                return i;
+            case "--pattern":
+                pattern = value(argv, i + 1, a);
+                return i + 1;
+            case "--preposted":
+                preposted = parseInt(a, value(argv, i + 1, a));
+                if (preposted < 0) {
+                    throw new IllegalArgumentException("--preposted must be >= 0");
+                }
+                return i + 1;
+            case "--iters":
+                iters = parseInt(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--warmup":
+                warmup = parseInt(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--time-dilation":
+                try {
+                    dilation = Double.parseDouble(value(argv, i + 1, a));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--time-dilation expects a number, got " + argv[i + 1]);
+                }
+                if (dilation < 1) {
+                    throw new IllegalArgumentException("--time-dilation must be >= 1");
+                }
                 return i + 1;
             case "--quiet":
                 quiet = Double.parseDouble(value(argv, i + 1, a));
@@ -132,6 +183,12 @@ public final class BenchOptions {
         if (model != null) {
             o.add("--model " + model);
         }
+        if (dilation != null) {
+            o.add("--time-dilation " + dilation);
+        }
+        if (schedBarrier) {
+            o.add("--sched-barrier");
+        }
         for (String j : jvmArgs) {
             o.add("--jvm-arg " + j);
         }
@@ -161,6 +218,12 @@ public final class BenchOptions {
         o.quietWait = quietWait;
         o.lockWait = lockWait;
         o.idles = idles;
+        o.dilation = dilation;
+        o.schedBarrier = schedBarrier;
+        o.pattern = pattern;
+        o.preposted = preposted;
+        o.iters = iters;
+        o.warmup = warmup;
         return o;
     }
 

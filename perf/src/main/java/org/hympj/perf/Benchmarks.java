@@ -17,6 +17,11 @@ public final class Benchmarks {
     public static final String EXTRA_ANCHOR = "perf/anchors/run-openmpi-extra.sh";
     /** The barrier algorithms, as {@code --algo} takes them (declared before the registry uses them). */
     public static final List<String> BARRIER_ALGOS = List.of("dissemination", "rd", "ring");
+    /** scale-les3's columns: S3's six policies, bl+ and the unscheduled engine (--sched none). */
+    public static final List<String> SCHED_POLICIES = List.of("rr:1", "rr:2", "rr:4", "bl:1", "bl:2", "bl:4", "bl+",
+        "none");
+    /** S3's vertical level counts, scale-les3's default sizes. */
+    public static final List<Long> SCALE_LES3_KS = List.of(60L, 70L, 80L, 109L, 218L, 327L, 436L, 545L, 654L, 763L, 872L);
 
     static {
         register(new BenchDef("pingpong", "half round-trip latency, blocking send/recv, 2 ranks (us)",
@@ -39,6 +44,16 @@ public final class Benchmarks {
             + "size = number of ranks",
             Collective.class, List.of("barrier"), 8, "barrier", List.of(8L), "heap",
             Duration.ofSeconds(300), null).withRanksAsSizes().withAlgorithms(BARRIER_ALGOS).withAnchor(EXTRA_ANCHOR));
+        register(new BenchDef("scale-les3", "S3's SCALE-LES3 halo per RSched policy (--sched), 8 ranks 4x2 periodic, "
+            + "pseudo-collective; size = k (modelled us per exchange)",
+            ScaleLes3Bench.class, List.of("sched"), 8, "scale-les3", SCALE_LES3_KS, "segment",
+            Duration.ofSeconds(3600), null).withAlgorithms(SCHED_POLICIES).withAlgorithmOption("sched")
+            .withDefaultModel("tofu"));
+        register(new BenchDef("onesided", "isend/irecv ping-pong latency (us) and window-64 bandwidth (MB/s), "
+            + "one-sided engine vs two-sided (--p2p), S2's ideal from the model, 2 ranks",
+            OneSidedBench.class, List.of("p2p"), 2, "onesided", LATENCY_SIZES, "segment",
+            Duration.ofSeconds(1800), Benchmarks::oneSidedSegment).withAlgorithms(List.of("onesided", "twosided"))
+            .withAlgorithmOption("p2p"));
     }
 
     private Benchmarks() {
@@ -66,6 +81,11 @@ public final class Benchmarks {
             m = Math.max(m, s);
         }
         return m;
+    }
+
+    /** A send buffer and up to 16 pre-posted receive buffers, plus the one-sided engine's staging area. */
+    private static long oneSidedSegment(List<Long> sizes, List<BufferKind> kinds) {
+        return (kinds.contains(BufferKind.SEGMENT) ? 17 * max(sizes) + 4096 : 0) + (16L << 20);
     }
 
     private static long twoBuffers(List<Long> sizes, List<BufferKind> kinds) {

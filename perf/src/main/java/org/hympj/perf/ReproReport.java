@@ -1,0 +1,656 @@
+package org.hympj.perf;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.Stroke;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.hympj.rsched.LowerBound;
+import org.hympj.rsched.MachineModel;
+import org.hympj.rsched.ScaleLes3;
+import org.hympj.rsched.Schedulers;
+
+/**
+ * Writes the tables (and plots) of the S2 and S3 reproductions from the CSV rows that
+ * {@code bin/hympj-bench scale-les3} and {@code bin/hympj-bench onesided} printed:
+ *
+ * <pre>
+ * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport scale-les3 --rows A.csv[,B.csv] [--dcheck C.csv]
+ *      [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT]
+ * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport onesided --native N.csv --model M.csv [--doc ...]
+ * </pre>
+ *
+ * Each figure is the median over the rows' repetitions (launches). With {@code --doc} the
+ * Markdown replaces the section between {@code <!-- repro:NAME -->} and
+ * {@code <!-- /repro:NAME -->} (appended when missing), else it goes to stdout. The simulated
+ * figures are computed here: RSched's {@code Table} (S3's 3×3 neighbourhood,
+ * {@link MachineModel#tofu()}), RSched on the 4×2 job's own put set, and the replay of the
+ * emulator's model ({@link ScaleLes3Model}).
+ */
+public final class ReproReport {
+    static final List<String> POLICIES = Benchmarks.SCHED_POLICIES;
+    static final List<String> S3_SIX = List.of("rr:1", "rr:2", "rr:4", "bl:1", "bl:2", "bl:4");
+
+    private ReproReport() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: ReproReport scale-les3|onesided [options]");
+        }
+        Map<String, String> o = new LinkedHashMap<>();
+        for (int i = 1; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --option VALUE, got " + args[i]);
+            }
+            o.put(args[i].substring(2), args[++i]);
+        }
+        String md;
+        if (args[0].equals("scale-les3")) {
+            md = scaleLes3(rows(o.get("rows")), o.containsKey("dcheck") ? rows(o.get("dcheck")) : List.of(),
+                o.containsKey("img-dir") ? Paths.get(o.get("img-dir")) : null, o.getOrDefault("note", ""));
+        } else if (args[0].equals("onesided")) {
+            md = oneSided(rows(o.get("native")), rows(o.get("model")), o.getOrDefault("note", ""));
+        } else {
+            throw new IllegalArgumentException("unknown report " + args[0]);
+        }
+        if (o.containsKey("doc")) {
+            Path doc = Paths.get(o.get("doc"));
+            String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "";
+            Files.writeString(doc, replaceSection(text, args[0], md), StandardCharsets.UTF_8);
+        } else {
+            System.out.print(md);
+        }
+    }
+
+    // ------------------------------------------------------------------ rows
+
+    /** One CSV row of a benchmark. */
+    record Row(String test, String variant, long size, int rep, double value) {
+    }
+
+    static List<Row> rows(String files) throws IOException {
+        if (files == null) {
+            throw new IllegalArgumentException("missing rows file");
+        }
+        List<Row> out = new ArrayList<>();
+        for (String f : files.split(",")) {
+            for (String line : Files.readAllLines(Paths.get(f.trim()), StandardCharsets.UTF_8)) {
+                String[] c = line.split(",");
+                if (c.length == 7 && c[0].equals(Rows.SYSTEM)) {
+                    out.add(new Row(c[1], c[2], Long.parseLong(c[3]), Integer.parseInt(c[4]), Double.parseDouble(c[5])));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Median over the repetitions of (test, variant, size); NaN when absent. */
+    static double med(List<Row> rows, String test, String variant, long size) {
+        List<Double> v = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                v.add(r.value);
+            }
+        }
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = v.get(i);
+        }
+        return Rows.median(a);
+    }
+
+    static int count(List<Row> rows, String test, String variant, long size) {
+        int n = 0;
+        for (Row r : rows) {
+            if (r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    static String f(double v) {
+        if (Double.isNaN(v)) {
+            return "—";
+        }
+        return String.format(Locale.ROOT, v >= 100 ? "%.1f" : "%.2f", v);
+    }
+
+    static String r2(double v) {
+        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    // ------------------------------------------------------------------ scale-les3
+
+    /** RSched's Table figure (µs): S3's 3×3 neighbourhood on MachineModel.tofu(); none = rr:1. */
+    static double simS3(String policy, String pattern, int k) {
+        return Schedulers.parse(policy.equals("none") ? "rr:1" : policy)
+            .schedule(ScaleLes3.puts(k, pattern), MachineModel.tofu()).makespanNs() / 1000;
+    }
+
+    static String scaleLes3(List<Row> rows, List<Row> dcheck, Path imgDir, String note) throws IOException {
+        TreeSet<Long> ks = new TreeSet<>();
+        for (Row r : rows) {
+            if (r.test.startsWith("scale-les3-") && !r.test.endsWith("-sched") && !r.test.endsWith("-bound")) {
+                ks.add(r.size);
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        int reps = 0;
+        for (Row r : rows) {
+            reps = Math.max(reps, r.rep);
+        }
+        b.append(note.isEmpty() ? "" : note + "\n\n");
+        b.append("Cells: **emulated** · simulated, µs per exchange. Emulated = `bin/hympj-bench scale-les3` (8 ranks, "
+            + "4×2 periodic, `--model tofu`, modelled time, median over ").append(reps).append(" launches of the median "
+            + "of 5 batches); simulated = RSched's `org.hympj.rsched.Table` (S3's 3×3 neighbourhood, "
+            + "`MachineModel.tofu()`; `none` read as rr:1, one engine in request order). **best** = the fastest emulated "
+            + "column; bl+ ÷ best is emulated.\n");
+        for (String pattern : ScaleLes3.PATTERNS) {
+            String test = "scale-les3-" + pattern;
+            b.append("\n**").append(pattern).append("**\n\n| k |");
+            for (String p : POLICIES) {
+                b.append(' ').append(p).append(" |");
+            }
+            b.append(" best | bl+ ÷ best |\n|--:|");
+            for (int i = 0; i < POLICIES.size() + 2; i++) {
+                b.append("--:|");
+            }
+            b.append('\n');
+            for (long k : ks) {
+                b.append("| ").append(k).append(" |");
+                double best = Double.POSITIVE_INFINITY;
+                String bestName = "";
+                for (String p : POLICIES) {
+                    double e = med(rows, test, p, k);
+                    if (e < best) {
+                        best = e;
+                        bestName = p;
+                    }
+                    b.append(" **").append(f(e)).append("** · ").append(f(simS3(p, pattern, (int) k))).append(" |");
+                }
+                double blp = med(rows, test, "bl+", k);
+                b.append(' ').append(bestName).append(" | ").append(String.format(Locale.ROOT, "%.3f", blp / best))
+                    .append(" |\n");
+            }
+        }
+        b.append(targets(rows, ks));
+        b.append(shapes(rows));
+        b.append(replayTable(rows));
+        if (!dcheck.isEmpty()) {
+            b.append(dilationCheck(rows, dcheck));
+        }
+        if (imgDir != null) {
+            Files.createDirectories(imgDir);
+            for (String pattern : List.of("all", "ns")) {
+                Path png = imgDir.resolve("scale-les3-" + pattern + ".png");
+                plot(rows, pattern, ks, png);
+                b.append("\n![time per exchange vs k, pattern ").append(pattern).append("](img/").append(png.getFileName())
+                    .append(")\n");
+            }
+            b.append("\n*Solid: emulated (median over the launches); dashed: RSched's simulator on S3's 3×3 "
+                + "neighbourhood (`Table`), same colour per policy; `none`'s dashed line is rr:1.*\n");
+        }
+        return b.toString();
+    }
+
+    /** The targets, cell by cell. */
+    static String targets(List<Row> rows, TreeSet<Long> ks) {
+        StringBuilder b = new StringBuilder("\n**Targets**\n\n| target | figures | met? |\n|---|---|---|\n");
+        long kmax = ks.isEmpty() ? 872 : ks.last();
+        for (String pattern : List.of("nsew", "all")) {
+            String test = "scale-les3-" + pattern;
+            double bl4 = med(rows, test, "bl:4", kmax);
+            double none = med(rows, test, "none", kmax);
+            double rr1 = med(rows, test, "rr:1", kmax);
+            b.append(String.format(Locale.ROOT, "| BL(4) ≥ 1.8× faster than eager/rendezvous, %s, k=%d | vs `none` "
+                    + "(the engine unscheduled): %s ÷ %s = %.2f×; vs rr:1 (S3's original: one engine, request order): "
+                    + "%s ÷ %s = %.2f× | %s vs none, %s vs rr:1 |%n", pattern, kmax, f(none), f(bl4), none / bl4,
+                f(rr1), f(bl4), rr1 / bl4, none / bl4 >= 1.8 ? "yes" : "**no**", rr1 / bl4 >= 1.8 ? "yes" : "**no**"));
+        }
+        int cells = 0;
+        int within = 0;
+        double worst = 0;
+        String worstCell = "";
+        List<String> misses = new ArrayList<>();
+        int schedCells = 0;
+        int schedOk = 0;
+        double schedWorst = 0;
+        String schedWorstCell = "";
+        double emuWorst = 0;
+        for (String pattern : ScaleLes3.PATTERNS) {
+            String test = "scale-les3-" + pattern;
+            for (long k : ks) {
+                double best = Double.POSITIVE_INFINITY;
+                String bestName = "";
+                for (String p : POLICIES) {
+                    double e = med(rows, test, p, k);
+                    if (e < best) {
+                        best = e;
+                        bestName = p;
+                    }
+                }
+                double blp = med(rows, test, "bl+", k);
+                if (Double.isNaN(blp)) {
+                    continue;
+                }
+                cells++;
+                double ratio = blp / best;
+                if (ratio <= 1.02) {
+                    within++;
+                } else {
+                    misses.add(String.format(Locale.ROOT, "%s k=%d %.2f (%s)", pattern, k, ratio, bestName));
+                }
+                if (ratio > worst) {
+                    worst = ratio;
+                    worstCell = pattern + " k=" + k;
+                }
+                double ms = med(rows, test + "-sched", "bl+", k);
+                double lb = med(rows, test + "-bound", "bl+", k);
+                if (!Double.isNaN(ms) && !Double.isNaN(lb)) {
+                    schedCells++;
+                    if (ms <= 1.25 * lb) {
+                        schedOk++;
+                    }
+                    if (ms / lb > schedWorst) {
+                        schedWorst = ms / lb;
+                        schedWorstCell = pattern + " k=" + k;
+                    }
+                    emuWorst = Math.max(emuWorst, blp / lb);
+                }
+            }
+        }
+        b.append(String.format(Locale.ROOT, "| bl+ within 2%% of the best policy, every pattern and k (emulated) | %d of "
+                + "%d cells; worst %.2f× (%s)%s | %s |%n", within, cells, worst, worstCell,
+            misses.isEmpty() ? "" : "; over 2%: " + String.join(", ", misses.subList(0, Math.min(12, misses.size())))
+                + (misses.size() > 12 ? ", …" : ""), within == cells ? "yes" : "**no**"));
+        b.append(String.format(Locale.ROOT, "| bl+ makespan ≤ 1.25× the lower bound (the engine's schedule, "
+                + "`Engine#lastSchedule()`: RSched's simulator on the 4×2 job's put set) | %d of %d cells; worst %.3f "
+                + "(%s). The emulated time over the same bound: up to %.1f× | %s (schedule); **no** (emulated) |%n",
+            schedOk, schedCells, schedWorst, schedWorstCell, emuWorst, schedOk == schedCells ? "yes" : "**no**"));
+        return b.toString();
+    }
+
+    /** S3's qualitative results, checked on the emulated medians (k = 60 and the largest k). */
+    static String shapes(List<Row> rows) {
+        StringBuilder b = new StringBuilder("\n**S3's shapes on the emulated figures** (k = 60 / 872)\n\n"
+            + "| S3 | emulated | simulated (Table) |\n|---|---|---|\n");
+        long[] kk = {60, 872};
+        StringBuilder e = new StringBuilder();
+        StringBuilder s = new StringBuilder();
+        for (long k : kk) {
+            double rr1 = med(rows, "scale-les3-ew", "rr:1", k);
+            double others = Double.POSITIVE_INFINITY;
+            double othersMax = 0;
+            for (String p : S3_SIX) {
+                if (!p.equals("rr:1")) {
+                    others = Math.min(others, med(rows, "scale-les3-ew", p, k));
+                    othersMax = Math.max(othersMax, med(rows, "scale-les3-ew", p, k));
+                }
+            }
+            e.append(String.format(Locale.ROOT, "k=%d: others %s–%s, rr:1 %s (%.2f×); ", k, f(others), f(othersMax), f(rr1),
+                rr1 / others));
+            s.append(String.format(Locale.ROOT, "k=%d: %.2f×; ", k, simS3("rr:1", "ew", (int) k) / simS3("rr:2", "ew", (int) k)));
+        }
+        b.append("| EW: all equal, RR(1) ≈ 2× slower | ").append(e).append(" | ").append(s).append(" |\n");
+        e.setLength(0);
+        s.setLength(0);
+        for (long k : kk) {
+            e.append(String.format(Locale.ROOT, "k=%d: fastest of six %s; RR(2) ÷ RR(4) %.2f; ", k,
+                fastest(rows, "ns", k, S3_SIX), med(rows, "scale-les3-ns", "rr:2", k) / med(rows, "scale-les3-ns", "rr:4", k)));
+            s.append(String.format(Locale.ROOT, "k=%d: %.2f; ", k, simS3("rr:2", "ns", (int) k) / simS3("rr:4", "ns", (int) k)));
+        }
+        b.append("| NS: RR(4) fastest of S3's six, RR(2) ≈ 2× RR(4) | ").append(e).append(" | RR(4) fastest; RR(2) ÷ RR(4) ")
+            .append(s).append(" |\n");
+        for (String pattern : List.of("nsew", "all")) {
+            e.setLength(0);
+            s.setLength(0);
+            for (long k : kk) {
+                e.append(String.format(Locale.ROOT, "k=%d: fastest of six %s (BL(4) %s); ", k, fastest(rows, pattern, k, S3_SIX),
+                    f(med(rows, "scale-les3-" + pattern, "bl:4", k))));
+                String best = "";
+                double bv = Double.POSITIVE_INFINITY;
+                for (String p : S3_SIX) {
+                    double v = simS3(p, pattern, (int) k);
+                    if (v < bv - 1e-9) {
+                        bv = v;
+                        best = p;
+                    }
+                }
+                s.append(String.format(Locale.ROOT, "k=%d: %s; ", k, best));
+            }
+            b.append("| ").append(pattern.toUpperCase(Locale.ROOT)).append(": BL(4) fastest of S3's six | ").append(e)
+                .append(" | ").append(s).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    static String fastest(List<Row> rows, String pattern, long k, List<String> among) {
+        String best = "";
+        double bv = Double.POSITIVE_INFINITY;
+        for (String p : among) {
+            double v = med(rows, "scale-les3-" + pattern, p, k);
+            if (v < bv) {
+                bv = v;
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    /** Emulated vs the replay of the emulator's model vs RSched on the same (4×2) put set, k = 60 and 872. */
+    static String replayTable(List<Row> rows) {
+        StringBuilder b = new StringBuilder("\n**Why emulated and simulated differ** — µs per exchange at k = 60 / 872: "
+            + "emulated; the emulator's own model replayed (`ScaleLes3Model`: `TimingModel` on `ArrayTimelines`, all 8 "
+            + "ranks issuing at t = 0, ranks one after the other / put by put in turn); RSched's simulator on the 4×2 job's "
+            + "put set (what `Engine#lastSchedule()` holds: N and S are one neighbour and one link); RSched's `Table` "
+            + "(3×3 neighbourhood).\n\n| pattern | policy | emulated | replay, ranks in turn | replay, puts in turn "
+            + "| RSched, 4×2 set | RSched, Table |\n|---|---|--:|--:|--:|--:|--:|\n");
+        for (String pattern : ScaleLes3.PATTERNS) {
+            for (String p : List.of("rr:1", "rr:4", "bl:4", "bl+", "none")) {
+                StringBuilder c = new StringBuilder("| " + pattern + " | " + p + " |");
+                for (int col = 0; col < 5; col++) {
+                    c.append(' ');
+                    for (int ki = 0; ki < 2; ki++) {
+                        int k = ki == 0 ? 60 : 872;
+                        double v;
+                        switch (col) {
+                            case 0:
+                                v = med(rows, "scale-les3-" + pattern, p, k);
+                                break;
+                            case 1:
+                                v = ScaleLes3Model.replay(p, pattern, k, ScaleLes3Model.Order.RANKS) / 1000;
+                                break;
+                            case 2:
+                                v = ScaleLes3Model.replay(p, pattern, k, ScaleLes3Model.Order.INTERLEAVED) / 1000;
+                                break;
+                            case 3:
+                                v = ScaleLes3Model.schedule(p.equals("none") ? "rr:1" : p, pattern, k).makespanNs() / 1000;
+                                break;
+                            default:
+                                v = simS3(p, pattern, k);
+                                break;
+                        }
+                        c.append(ki == 0 ? "" : " / ").append(f(v));
+                    }
+                    c.append(" |");
+                }
+                b.append(c).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /** The time dilation check: the same cells at D and 2D. */
+    static String dilationCheck(List<Row> rows, List<Row> dcheck) {
+        StringBuilder b = new StringBuilder("\n**Time dilation check** — the same cells launched again at twice the "
+            + "dilation (rows of `--dcheck`; variant suffixed `@D`): µs per exchange, median over launches.\n\n"
+            + "| pattern | k | policy | at D | at 2D | 2D ÷ D |\n|---|--:|---|--:|--:|--:|\n");
+        TreeMap<String, double[]> cells = new TreeMap<>();
+        for (Row r : dcheck) {
+            if (!r.test.startsWith("scale-les3-") || r.test.endsWith("-sched") || r.test.endsWith("-bound")) {
+                continue;
+            }
+            String[] pv = r.variant.split("@");
+            if (pv.length != 2) {
+                continue;
+            }
+            String key = r.test.substring("scale-les3-".length()) + "|" + r.size + "|" + pv[0];
+            cells.computeIfAbsent(key, x -> new double[] {Double.NaN, Double.NaN});
+        }
+        for (String key : cells.keySet()) {
+            String[] p = key.split("\\|");
+            String test = "scale-les3-" + p[0];
+            long k = Long.parseLong(p[1]);
+            TreeSet<Double> ds = new TreeSet<>();
+            for (Row r : dcheck) {
+                if (r.test.equals(test) && r.size == k && r.variant.startsWith(p[2] + "@")) {
+                    ds.add(Double.parseDouble(r.variant.substring(r.variant.indexOf('@') + 1)));
+                }
+            }
+            if (ds.size() < 2) {
+                continue;
+            }
+            double d1 = ds.first();
+            double d2 = ds.last();
+            double v1 = med(dcheck, test, p[2] + "@" + fmtD(d1), k);
+            double v2 = med(dcheck, test, p[2] + "@" + fmtD(d2), k);
+            b.append(String.format(Locale.ROOT, "| %s | %d | %s | %s (D=%s) | %s (D=%s) | %.2f |%n", p[0], k, p[2], f(v1),
+                fmtD(d1), f(v2), fmtD(d2), v2 / v1));
+        }
+        return b.toString();
+    }
+
+    static String fmtD(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    // ------------------------------------------------------------------ plot
+
+    static final Color[] COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x222222)};
+
+    /** Time per exchange vs k, one colour per policy: emulated solid with dots, RSched's Table dashed. */
+    static void plot(List<Row> rows, String pattern, TreeSet<Long> ks, Path png) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        int w = 960;
+        int h = 600;
+        int left = 80;
+        int right = 150;
+        int top = 50;
+        int bottom = 60;
+        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, w, h);
+        double ymax = 0;
+        long kmin = ks.first();
+        long kmax = ks.last();
+        for (String p : POLICIES) {
+            for (long k : ks) {
+                double e = med(rows, "scale-les3-" + pattern, p, k);
+                if (!Double.isNaN(e)) {
+                    ymax = Math.max(ymax, e);
+                }
+                ymax = Math.max(ymax, simS3(p, pattern, (int) k));
+            }
+        }
+        ymax = niceCeil(ymax);
+        int pw = w - left - right;
+        int ph = h - top - bottom;
+        g.setColor(new Color(0xdddddd));
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        for (int i = 0; i <= 5; i++) {
+            int y = top + ph - ph * i / 5;
+            g.setColor(new Color(0xe5e5e5));
+            g.drawLine(left, y, left + pw, y);
+            g.setColor(Color.DARK_GRAY);
+            String lab = String.format(Locale.ROOT, "%.0f", ymax * i / 5);
+            g.drawString(lab, left - 8 - g.getFontMetrics().stringWidth(lab), y + 4);
+        }
+        for (long k : ks) {
+            int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
+            g.setColor(Color.DARK_GRAY);
+            g.drawLine(x, top + ph, x, top + ph + 4);
+            if (k != 70 && k != 80) {
+                String lab = Long.toString(k);
+                g.drawString(lab, x - g.getFontMetrics().stringWidth(lab) / 2, top + ph + 18);
+            }
+        }
+        g.setColor(Color.BLACK);
+        g.drawRect(left, top, pw, ph);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+        g.drawString("SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, 8 ranks 4x2)", left, 30);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        g.drawString("k (vertical levels)", left + pw / 2 - 50, h - 18);
+        g.rotate(-Math.PI / 2);
+        g.drawString("modelled us per exchange", -(top + ph / 2 + 80), 25);
+        g.rotate(Math.PI / 2);
+        Stroke solid = new BasicStroke(2f);
+        Stroke dashed = new BasicStroke(1.3f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+        for (int pi = 0; pi < POLICIES.size(); pi++) {
+            String p = POLICIES.get(pi);
+            g.setColor(COLOURS[pi % COLOURS.length]);
+            int[] prev = null;
+            int[] prevS = null;
+            for (long k : ks) {
+                int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
+                double e = med(rows, "scale-les3-" + pattern, p, k);
+                double s = simS3(p, pattern, (int) k);
+                int ys = top + ph - (int) (s / ymax * ph);
+                g.setStroke(dashed);
+                if (prevS != null) {
+                    g.drawLine(prevS[0], prevS[1], x, ys);
+                }
+                prevS = new int[] {x, ys};
+                if (!Double.isNaN(e)) {
+                    int y = top + ph - (int) (e / ymax * ph);
+                    g.setStroke(solid);
+                    if (prev != null) {
+                        g.drawLine(prev[0], prev[1], x, y);
+                    }
+                    g.fillOval(x - 3, y - 3, 7, 7);
+                    prev = new int[] {x, y};
+                }
+            }
+            g.setStroke(solid);
+            int ly = top + 10 + pi * 22;
+            g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
+            g.fillOval(left + pw + 27, ly - 3, 7, 7);
+            g.setColor(Color.BLACK);
+            g.drawString(p, left + pw + 52, ly + 5);
+        }
+        g.setColor(Color.DARK_GRAY);
+        g.setStroke(dashed);
+        int ly = top + 10 + POLICIES.size() * 22 + 10;
+        g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
+        g.drawString("simulated", left + pw + 52, ly + 5);
+        g.dispose();
+        javax.imageio.ImageIO.write(img, "png", png.toFile());
+    }
+
+    static double niceCeil(double v) {
+        double p = Math.pow(10, Math.floor(Math.log10(v)));
+        for (double m : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
+            if (m * p >= v) {
+                return m * p;
+            }
+        }
+        return 10 * p;
+    }
+
+    // ------------------------------------------------------------------ onesided
+
+    static String oneSided(List<Row> nat, List<Row> mod, String note) {
+        StringBuilder b = new StringBuilder(note.isEmpty() ? "" : note + "\n\n");
+        TreeSet<Long> sizes = new TreeSet<>();
+        String pre = null;
+        for (Row r : mod) {
+            if (r.test.equals("onesided-lat")) {
+                sizes.add(r.size);
+                if (r.variant.startsWith("onesided-pre")) {
+                    pre = r.variant;
+                }
+            }
+        }
+        b.append("**Latency under `--model ha-pacs`** (modelled µs, half round trip, median over launches of the median "
+            + "of 5 batches). Ideal = S2's: one 32-byte TCA address notify + one N-byte TCA put, each planned by the model "
+            + "alone (`TimingModel` on empty `ArrayTimelines`; the put's descriptor already cached).\n\n"
+            + "| size | one-sided | two-sided | notify | put | ideal | one-sided ÷ ideal | target ≤ 1.5 |");
+        if (pre != null) {
+            b.append(' ').append(pre).append(" | pre-posted ÷ put | target ≤ 1.1 |");
+        }
+        b.append("\n|--:|--:|--:|--:|--:|--:|--:|---|");
+        if (pre != null) {
+            b.append("--:|--:|---|");
+        }
+        b.append('\n');
+        for (long s : sizes) {
+            double os = med(mod, "onesided-lat", "onesided", s);
+            double ts = med(mod, "onesided-lat", "twosided", s);
+            double n = med(mod, "onesided-ideal", "notify", s);
+            double p = med(mod, "onesided-ideal", "put", s);
+            double id = med(mod, "onesided-ideal", "ideal", s);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.2f | %s |", Compare.sizeLabel("pingpong", s),
+                f(os), f(ts), f(n), f(p), f(id), os / id, s == 8 ? (os / id <= 1.5 ? "yes" : "**no**") : "—"));
+            if (pre != null) {
+                double pp = med(mod, "onesided-lat", pre, s);
+                b.append(String.format(Locale.ROOT, " %s | %.2f | %s |", f(pp), pp / p,
+                    pp / p <= 1.1 ? "yes" : "**no**"));
+            }
+            b.append('\n');
+        }
+        TreeSet<Long> nsizes = new TreeSet<>();
+        for (Row r : nat) {
+            if (r.test.equals("onesided-lat")) {
+                nsizes.add(r.size);
+            }
+        }
+        b.append("\n**Latency natively** (`--model none`, real µs)\n\n| size | one-sided | two-sided | one-sided ÷ two-sided"
+            + " | target ≤ 2 |\n|--:|--:|--:|--:|---|\n");
+        for (long s : nsizes) {
+            double os = med(nat, "onesided-lat", "onesided", s);
+            double ts = med(nat, "onesided-lat", "twosided", s);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %s |%n", Compare.sizeLabel("pingpong", s), f(os), f(ts),
+                os / ts, s <= 8192 ? (os / ts <= 2 ? "yes" : "**no**") : "—"));
+        }
+        TreeSet<Long> bsizes = new TreeSet<>();
+        for (Row r : nat) {
+            if (r.test.equals("onesided-bw")) {
+                bsizes.add(r.size);
+            }
+        }
+        for (Row r : mod) {
+            if (r.test.equals("onesided-bw")) {
+                bsizes.add(r.size);
+            }
+        }
+        b.append("\n**Bandwidth** (window of 64 isend/irecv + 4-byte ack, MB/s = 10^6 B/s; modelled under ha-pacs)\n\n"
+            + "| size | native one-sided | native two-sided | ha-pacs one-sided | ha-pacs two-sided | ha-pacs model, one put "
+            + "alone |\n|--:|--:|--:|--:|--:|--:|\n");
+        for (long s : bsizes) {
+            double p = med(mod, "onesided-ideal", "put", s);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", Compare.sizeLabel("pingpong", s),
+                f(med(nat, "onesided-bw", "onesided", s)), f(med(nat, "onesided-bw", "twosided", s)),
+                f(med(mod, "onesided-bw", "onesided", s)), f(med(mod, "onesided-bw", "twosided", s)),
+                Double.isNaN(p) ? "—" : f(s / p)));
+        }
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ doc
+
+    static String replaceSection(String text, String section, String body) {
+        String open = "<!-- repro:" + section + " -->";
+        String close = "<!-- /repro:" + section + " -->";
+        String block = open + "\n" + body + (body.endsWith("\n") ? "" : "\n") + close;
+        int a = text.indexOf(open);
+        int z = text.indexOf(close);
+        if (a < 0 && z < 0) {
+            return text + (text.isEmpty() || text.endsWith("\n") ? "" : "\n") + "\n" + block + "\n";
+        }
+        if (a < 0 || z < a) {
+            throw new IllegalStateException("unbalanced markers for section " + section);
+        }
+        return text.substring(0, a) + block + text.substring(z + close.length());
+    }
+}

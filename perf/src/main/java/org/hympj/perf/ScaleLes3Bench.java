@@ -1,0 +1,354 @@
+package org.hympj.perf;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.hympj.api.CartComm;
+import org.hympj.api.Comm;
+import org.hympj.api.Datatype;
+import org.hympj.api.Mpj;
+import org.hympj.api.Op;
+import org.hympj.api.PersistentRequest;
+import org.hympj.api.Request;
+import org.hympj.api.SegmentBuffer;
+import org.hympj.examples.ScaleLesHalo.Direction;
+import org.hympj.examples.ScaleLesHalo.Message;
+import org.hympj.examples.ScaleLesHalo.Pattern;
+
+/**
+ * Rank program of {@code bin/hympj-bench scale-les3}: S3's SCALE-LES3 halo exchange (the
+ * messages, datatypes and request order of {@code org.hympj.examples.ScaleLesHalo}: 14
+ * persistent sends to the 8 neighbours, receives started first) timed per exchange in S3's
+ * pseudo-collective mode, for RSched's tables.
+ *
+ * <pre>usage: ScaleLes3Bench sched[=POLICY] REP heap|segment K...</pre>
+ *
+ * POLICY only labels the rows (the launcher's {@code --sched} sets the policy). Properties
+ * (set by {@code hympj-bench} from its options): {@code hympj.bench.patterns} (default
+ * {@code ew,ns,nsew,diag,all}), {@code hympj.bench.iters} (timed exchanges per pattern and k,
+ * default 100, split into {@link Rows#NBATCH} batches), {@code hympj.bench.warmup} (untimed
+ * exchanges before them, default 10), {@code hympj.bench.sync}:
+ * <ul>
+ * <li>{@code program} (default): S3's barriers at the start of every Startall and the end of every
+ *     Waitall are called by this program ({@code world.barrier()}, the very barrier the engine's
+ *     {@code --sched-barrier} calls), outside the timed window: an exchange is timed from the end
+ *     of its start barrier to the return of its Waitall. Works alike for every {@code --sched},
+ *     {@code none} included (where the engine's {@code --sched-barrier} does nothing);</li>
+ * <li>{@code engine}: no barrier here; run with {@code --sched-barrier}; the window then holds
+ *     the engine's two barriers too (their real cost divided by the time dilation).</li>
+ * </ul>
+ *
+ * <p>Per exchange, the span is the latest end over the ranks minus the earliest start (modelled
+ * time under a model: {@link Comm#wtime}); a batch's value is the mean span of its exchanges;
+ * the row is the median batch, in µs: {@code hympj,scale-les3-PATTERN,POLICY,K,REP,us,us}.
+ * Rank 0 also prints RSched's own figures for its put set when the engine scheduled one
+ * ({@code hympj,scale-les3-PATTERN-sched,POLICY,K,REP,makespan,us} and {@code ...-bound}),
+ * and remarks (lines starting with {@code #}): the per-exchange median and minimum, the time
+ * dilation. After the timed exchanges every rank checks every cell of its array (owned cells
+ * unchanged, halo cells of the pattern's directions hold the neighbour's values, the others the
+ * sentinel), then a fresh round of values is exchanged once and checked again; a wrong value
+ * fails the job.
+ */
+public final class ScaleLes3Bench {
+    static final int IMAX = 16;
+    static final int JMAX = 16;
+    static final int HALO = 2;
+    static final int IA = IMAX + 2 * HALO;
+    static final int JA = JMAX + 2 * HALO;
+    static final double SENTINEL = -1.0;
+
+    private ScaleLes3Bench() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 4) {
+            throw new IllegalArgumentException("usage: ScaleLes3Bench sched[=POLICY] REP heap|segment K...");
+        }
+        String policy = args[0].contains("=") ? args[0].substring(args[0].indexOf('=') + 1) : "default";
+        int rep = Integer.parseInt(args[1]);
+        List<BufferKind> kinds = BufferKind.parse(args[2]);
+        int[] ks = new int[args.length - 3];
+        int kmax = 1;
+        for (int a = 3; a < args.length; a++) {
+            ks[a - 3] = Integer.parseInt(args[a]);
+            if (ks[a - 3] < 1 || ks[a - 3] + 2 * HALO >= 4096) {
+                throw new IllegalArgumentException("k must be 1..4091, was " + ks[a - 3]);
+            }
+            kmax = Math.max(kmax, ks[a - 3]);
+        }
+        List<Pattern> patterns = new ArrayList<>();
+        for (String p : System.getProperty("hympj.bench.patterns", "ew,ns,nsew,diag,all").split(",")) {
+            patterns.add(Pattern.parse(p));
+        }
+        int iters = Integer.getInteger("hympj.bench.iters", 100);
+        int warmup = Integer.getInteger("hympj.bench.warmup", 10);
+        String sync = System.getProperty("hympj.bench.sync", "program");
+        if (!sync.equals("program") && !sync.equals("engine")) {
+            throw new IllegalArgumentException("hympj.bench.sync must be program or engine, was " + sync);
+        }
+        int per = Math.max(1, iters / Rows.NBATCH);
+        try (Mpj mpj = Mpj.init(args)) {
+            Comm world = mpj.world();
+            CartComm cart = world.createCart(CartComm.dimsCreate(world.size(), new int[2]), new boolean[] {true, true},
+                false);
+            org.hympj.shm.pml.Engine engine = mpj instanceof org.hympj.shm.ShmMpj
+                ? ((org.hympj.shm.ShmMpj) mpj).engine() : null;
+            if (cart.rank() == 0) {
+                double d = engine != null && engine.timing() != null ? engine.timing().dilation() : 1;
+                System.out.printf(Locale.ROOT, "# scale-les3: %d ranks as %s periodic, policy %s, sync %s, %d warm-up"
+                        + " + %d x %d timed exchanges per cell, time dilation %.0f%n", cart.size(),
+                    Arrays.toString(cart.dims()), policy, sync, warmup, Rows.NBATCH, per, d);
+            }
+            for (BufferKind kind : kinds) {
+                int kaMax = kmax + 2 * HALO;
+                Object buf = kind == BufferKind.SEGMENT ? cart.allocDoubles(kaMax * IA * JA)
+                    : new double[kaMax * IA * JA];
+                if (Rows.PREPASS) {
+                    cell(cart, engine, buf, patterns.get(0), ks[0], per, warmup, sync); // untimed, discarded
+                }
+                for (int k : ks) {
+                    for (Pattern p : patterns) {
+                        Result r = cell(cart, engine, buf, p, k, per, warmup, sync);
+                        if (cart.rank() == 0) {
+                            String test = "scale-les3-" + p.name().toLowerCase(Locale.ROOT);
+                            String variant = policy + (kinds.size() > 1 ? "-" + kind.label() : "");
+                            Rows.print(Rows.row(test, variant, k, rep, r.median, 3, "us"));
+                            if (r.makespanUs > 0) {
+                                Rows.print(Rows.row(test + "-sched", variant, k, rep, r.makespanUs, 3, "us"));
+                                Rows.print(Rows.row(test + "-bound", variant, k, rep, r.boundUs, 3, "us"));
+                            }
+                            System.out.printf(Locale.ROOT, "# %s k=%d %s: median batch %.3f us; per exchange median"
+                                    + " %.3f min %.3f; batches %s%s%n", test, k, variant, r.median, r.exchangeMedian,
+                                r.exchangeMin, fmt(r.batches), r.makespanUs > 0
+                                    ? String.format(Locale.ROOT, "; rsched makespan %.3f bound %.3f", r.makespanUs,
+                                        r.boundUs) : "");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** What one (pattern, k) cell measured. */
+    static final class Result {
+        double median;
+        double[] batches;
+        double exchangeMedian;
+        double exchangeMin;
+        double makespanUs;
+        double boundUs;
+    }
+
+    private static String fmt(double[] v) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < v.length; i++) {
+            b.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.2f", v[i]));
+        }
+        return b.append(']').toString();
+    }
+
+    /** Warm-up, NBATCH batches of {@code per} timed exchanges, then the checks. */
+    static Result cell(CartComm cart, org.hympj.shm.pml.Engine engine, Object buf, Pattern pattern, int k, int per,
+                       int warmup, String sync) {
+        int ka = k + 2 * HALO;
+        List<Message> sends = org.hympj.examples.ScaleLesHalo.messages(cart.dims(), cart.coords(), pattern, k);
+        PersistentRequest[] reqs = requests(cart, buf, pattern, sends, ka);
+        boolean program = sync.equals("program");
+        fill(buf, cart.rank(), 0, ka);
+        cart.barrier();
+        for (int it = 0; it < warmup; it++) {
+            exchange(cart, reqs, program, null, null, 0);
+        }
+        int n = per * Rows.NBATCH;
+        double[] start = new double[n];
+        double[] end = new double[n];
+        for (int it = 0; it < n; it++) {
+            exchange(cart, reqs, program, start, end, it);
+        }
+        Result r = new Result();
+        org.hympj.rsched.Schedule s = engine == null ? null : engine.lastSchedule();
+        if (s != null) {
+            r.makespanUs = s.makespanNs() / 1000;
+            r.boundUs = s.lowerBoundNs() / 1000;
+        }
+        cart.allreduce(Comm.IN_PLACE, 0, start, 0, n, Datatype.DOUBLE, Op.MIN);
+        cart.allreduce(Comm.IN_PLACE, 0, end, 0, n, Datatype.DOUBLE, Op.MAX);
+        double[] span = new double[n];
+        for (int i = 0; i < n; i++) {
+            span[i] = (end[i] - start[i]) * 1e6;
+        }
+        r.batches = new double[Rows.NBATCH];
+        for (int b = 0; b < Rows.NBATCH; b++) {
+            double sum = 0;
+            for (int i = b * per; i < (b + 1) * per; i++) {
+                sum += span[i];
+            }
+            r.batches[b] = sum / per;
+        }
+        r.median = Rows.median(r.batches);
+        r.exchangeMedian = Rows.median(span);
+        r.exchangeMin = Arrays.stream(span).min().orElse(0);
+
+        long[] checked = {0, 0};
+        check(cart, buf, pattern, 0, ka, checked);
+        fill(buf, cart.rank(), 1, ka);       // a new round: only a fresh exchange can deliver these values
+        cart.barrier();
+        Request.startAll(reqs);
+        Request.waitAll(reqs);
+        check(cart, buf, pattern, 1, ka, checked);
+        for (PersistentRequest q : reqs) {
+            q.free();
+        }
+        cart.allreduce(Comm.IN_PLACE, 0, checked, 0, 2, Datatype.LONG, Op.SUM);
+        if (checked[1] != 0) {
+            throw new IllegalStateException("scale-les3: verify FAILED for pattern " + pattern + " k=" + k + ": "
+                + checked[1] + " of " + checked[0] + " values wrong");
+        }
+        return r;
+    }
+
+    private static void exchange(CartComm cart, PersistentRequest[] reqs, boolean program, double[] start,
+                                 double[] end, int i) {
+        if (program) {
+            cart.barrier();
+        }
+        double t0 = cart.wtime();
+        Request.startAll(reqs);
+        Request.waitAll(reqs);
+        double t1 = cart.wtime();
+        if (program) {
+            cart.barrier();
+        }
+        if (start != null) {
+            start[i] = t0;
+            end[i] = t1;
+        }
+    }
+
+    /** As ScaleLesHalo: receives first (each from the neighbour opposite to the travel), then the sends in order. */
+    static PersistentRequest[] requests(CartComm cart, Object buf, Pattern pattern, List<Message> sends, int ka) {
+        int[] c = cart.coords();
+        List<PersistentRequest> rs = new ArrayList<>();
+        for (Direction d : pattern.directions()) {
+            int source = cart.rankOf(c[0] - d.dx(), c[1] - d.dy());
+            for (int q = 0; q < d.puts(); q++) {
+                rs.add(cart.recvInit(buf, offset(ka, recvI(d), recvJ(d, q)), 1, type(d, ka), source, m(sends, d, q)));
+            }
+        }
+        for (Message m : sends) {
+            Direction d = m.direction();
+            rs.add(cart.sendInit(buf, offset(ka, sendI(d), sendJ(d, m.put())), 1, type(d, ka), m.dest(), m.tag()));
+        }
+        return rs.toArray(new PersistentRequest[0]);
+    }
+
+    /** The tag of put q in direction d (the same on both sides). */
+    private static int m(List<Message> sends, Direction d, int q) {
+        for (Message m : sends) {
+            if (m.direction() == d && m.put() == q) {
+                return m.tag();
+            }
+        }
+        throw new IllegalStateException("no message " + d + "/" + q);
+    }
+
+    /** E/W: 16 rows of KA·2 (block-stride); N/S: one row of KA·16; diagonals: KA·2 of one row. */
+    static Datatype type(Direction d, int ka) {
+        if (d.dy() == 0) {
+            return Datatype.DOUBLE.vector(JMAX, ka * HALO, ka * IA);
+        }
+        return Datatype.DOUBLE.contiguous(ka * (d.dx() == 0 ? IMAX : HALO));
+    }
+
+    static int offset(int ka, int i, int j) {
+        return ka * (i + IA * j);
+    }
+
+    private static int sendI(Direction d) {
+        return d.dx() > 0 ? HALO + IMAX - HALO : HALO;
+    }
+
+    private static int recvI(Direction d) {
+        return d.dx() > 0 ? 0 : d.dx() < 0 ? HALO + IMAX : HALO;
+    }
+
+    private static int sendJ(Direction d, int q) {
+        return d.dy() > 0 ? HALO + JMAX - HALO + q : HALO + q;
+    }
+
+    private static int recvJ(Direction d, int q) {
+        return d.dy() > 0 ? q : d.dy() < 0 ? HALO + JMAX + q : HALO;
+    }
+
+    /** The value of owned cell (kk, i, j) of {@code rank} in {@code round}: exact in a double. */
+    static double encode(int rank, int round, int kk, int i, int j) {
+        return ((((long) rank * 16 + round) * 4096 + kk) * 32 + i) * 32 + j;
+    }
+
+    static void fill(Object buf, int rank, int round, int ka) {
+        for (int j = 0; j < JA; j++) {
+            for (int i = 0; i < IA; i++) {
+                boolean owned = i >= HALO && i < HALO + IMAX && j >= HALO && j < HALO + JMAX;
+                for (int kk = 0; kk < ka; kk++) {
+                    set(buf, offset(ka, i, j) + kk, owned ? encode(rank, round, kk, i, j) : SENTINEL);
+                }
+            }
+        }
+    }
+
+    /** Checks every cell of this rank's array; adds to checked[0] (cells) and checked[1] (wrong ones). */
+    static void check(CartComm cart, Object buf, Pattern pattern, int round, int ka, long[] checked) {
+        int[] c = cart.coords();
+        int rank = cart.rank();
+        int reported = 0;
+        for (int j = 0; j < JA; j++) {
+            int dy = j < HALO ? 1 : j >= HALO + JMAX ? -1 : 0;
+            for (int i = 0; i < IA; i++) {
+                int dx = i < HALO ? 1 : i >= HALO + IMAX ? -1 : 0;
+                Direction d = dx == 0 && dy == 0 ? null : direction(dx, dy);
+                int from = d == null ? rank : cart.rankOf(c[0] - dx, c[1] - dy);
+                for (int kk = 0; kk < ka; kk++) {
+                    double want;
+                    if (d == null) {
+                        want = encode(rank, round, kk, i, j);
+                    } else if (pattern.includes(d)) {
+                        want = encode(from, round, kk, i + dx * IMAX, j + dy * JMAX);
+                    } else {
+                        want = SENTINEL;
+                    }
+                    double got = get(buf, offset(ka, i, j) + kk);
+                    checked[0]++;
+                    if (Double.doubleToRawLongBits(got) != Double.doubleToRawLongBits(want)) {
+                        checked[1]++;
+                        if (reported++ < 5) {
+                            System.out.printf(Locale.ROOT, "rank %d pattern %s round %d: cell (k=%d, i=%d, j=%d) holds"
+                                + " %.1f, expected %.1f%n", rank, pattern, round, kk, i, j, got, want);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static Direction direction(int dx, int dy) {
+        for (Direction d : Direction.values()) {
+            if (d.dx() == dx && d.dy() == dy) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException(dx + "," + dy);
+    }
+
+    private static void set(Object buf, int x, double v) {
+        if (buf instanceof SegmentBuffer) {
+            ((SegmentBuffer) buf).putDouble(x, v);
+        } else {
+            ((double[]) buf)[x] = v;
+        }
+    }
+
+    private static double get(Object buf, int x) {
+        return buf instanceof SegmentBuffer ? ((SegmentBuffer) buf).getDouble(x) : ((double[]) buf)[x];
+    }
+}
