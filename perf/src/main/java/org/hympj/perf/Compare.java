@@ -218,57 +218,61 @@ public final class Compare {
         int completed = 0;
         try {
             for (int round = 1; round <= rounds && stopped == null; round++) {
-                boolean anchorFirst = round % 2 == 1;
-                List<BufferKind> order = new ArrayList<>(kinds);
-                if (!anchorFirst) {
-                    Collections.reverse(order);
-                }
-                for (int step = 0; step < 2; step++) {
-                    long t0 = System.nanoTime();
-                    if ((step == 0) == anchorFirst) {
-                        try (Quiet lock = Quiet.lock(bench.lockWait, System.err)) {
-                            Quiet.Idle idle = Quiet.waitForIdle(bench.quiet, bench.quietWait, System.err);
-                            bench.idles.add(idle);
-                            condition(round, "openmpi", idle);
-                            runAnchor(sizes, round, timeout);
-                        }
-                        log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
-                    } else {
-                        List<String> algos = new ArrayList<>(Bench.algorithms(bench));
-                        if (!anchorFirst) {
-                            Collections.reverse(algos);
-                        }
-                        for (BufferKind k : order) {
-                            for (String algo : algos) {
-                                long t1 = System.nanoTime();
-                                BenchOptions one = bench.copy();
-                                one.algo = algo;
-                                int before = bench.idles.size();
-                                try {
-                                    for (String line : Bench.run(one, round, k, nullStream(), System.err)) {
-                                        add(new Row(line), System.err);
+                // one lock for the whole round: both systems of a round run with no other benchmark in between
+                try (Quiet roundLock = Quiet.lock(bench.lockWait, System.err)) {
+                    boolean anchorFirst = round % 2 == 1;
+                    List<BufferKind> order = new ArrayList<>(kinds);
+                    if (!anchorFirst) {
+                        Collections.reverse(order);
+                    }
+                    for (int step = 0; step < 2; step++) {
+                        long t0 = System.nanoTime();
+                        if ((step == 0) == anchorFirst) {
+                            try (Quiet lock = Quiet.lock(bench.lockWait, System.err)) {
+                                Quiet.Idle idle = Quiet.waitForIdle(bench.quiet, bench.quietWait, System.err);
+                                bench.idles.add(idle);
+                                condition(round, "openmpi", idle);
+                                runAnchor(sizes, round, timeout);
+                            }
+                            log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
+                        } else {
+                            List<String> algos = new ArrayList<>(Bench.algorithms(bench));
+                            if (!anchorFirst) {
+                                Collections.reverse(algos);
+                            }
+                            for (BufferKind k : order) {
+                                for (String algo : algos) {
+                                    long t1 = System.nanoTime();
+                                    BenchOptions one = bench.copy();
+                                    one.algo = algo;
+                                    int before = bench.idles.size();
+                                    try {
+                                        for (String line : Bench.run(one, round, k, nullStream(), System.err)) {
+                                            add(new Row(line), System.err);
+                                        }
+                                        for (int q = before; q < bench.idles.size(); q++) {
+                                            condition(round, "hympj " + k.label() + (algo == null ? "" : " " + algo),
+                                                bench.idles.get(q));
+                                        }
+                                    } catch (Bench.BenchFailure e) {
+                                        writeCsv(csv);
+                                        System.err.println("hympj-compare: HyMPJ run failed: " + e.getMessage());
+                                        System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
+                                        return e.exitCode() == 0 ? 1 : e.exitCode();
                                     }
-                                    for (int q = before; q < bench.idles.size(); q++) {
-                                        condition(round, "hympj " + k.label() + (algo == null ? "" : " " + algo),
-                                            bench.idles.get(q));
-                                    }
-                                } catch (Bench.BenchFailure e) {
-                                    writeCsv(csv);
-                                    System.err.println("hympj-compare: HyMPJ run failed: " + e.getMessage());
-                                    System.err.println("hympj-compare: rows so far in " + csv + "; documentation untouched");
-                                    return e.exitCode() == 0 ? 1 : e.exitCode();
+                                    log("round %d/%d: HyMPJ %s%s done in %.1f s", round, rounds, k.label(),
+                                        algo == null ? "" : " " + algo, secs(t1));
                                 }
-                                log("round %d/%d: HyMPJ %s%s done in %.1f s", round, rounds, k.label(),
-                                    algo == null ? "" : " " + algo, secs(t1));
                             }
                         }
+                        writeCsv(csv);
                     }
-                    writeCsv(csv);
+                    completed = round;
+                    if (giveUp > 0) {
+                        stopped = tooSlow(def, sizes, kinds);
+                    }
                 }
-                completed = round;
-                if (giveUp > 0) {
-                    stopped = tooSlow(def, sizes, kinds);
-                }
+                pauseForOthers();
             }
         } catch (AnchorFailure e) {
             writeCsv(csv);
@@ -291,6 +295,15 @@ public final class Compare {
             log("wrote %s (section %s) and %s", doc, section, csv);
         }
         return stopped == null ? 0 : 3;
+    }
+
+    /** After a round's lock is released: gives drivers waiting for it a chance to take it. */
+    private static void pauseForOthers() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void add(Row r, PrintStream echo) {
@@ -744,7 +757,7 @@ public final class Compare {
             .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")
             .append(loadStart).append(" at start, ").append(loadEnd).append(" at end.\n");
         b.append("- **Machine**: ").append(machine()).append(".\n");
-        b.append("- **Quiet**: every launch held `").append(Quiet.LOCK).append("` (no two benchmark launches at once); ")
+        b.append("- **Quiet**: every round held `").append(Quiet.LOCK).append("` (no other benchmark launch during it); ")
             .append(quietSummary()).append(" (per launch: `").append(relative(conditionsFile(csv))).append("`).\n");
         b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `")
             .append(def.anchorScript() != null && !def.sizeIsRanks() ? "NP=" + np() + " " : "")

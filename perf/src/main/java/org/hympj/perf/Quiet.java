@@ -20,25 +20,40 @@ import java.util.Locale;
  * side-by-side ratio taken then says little about either library.
  *
  * <ul>
- *   <li>{@link #lock}: an exclusive {@code flock} on {@code /tmp/hympj-bench.lock}, held for the
- *       duration of one launch by {@code hympj-bench} and {@code hympj-compare} (anchor and HyMPJ
- *       launches alike), so launches of different drivers alternate instead of overlapping;</li>
+ *   <li>{@link #lock}: an exclusive lock on {@code /tmp/hympj-bench.lock}, held by {@code hympj-bench}
+ *       for each launch and by {@code hympj-compare} for each round (its Open MPI and HyMPJ launches
+ *       together, so both systems of a round see the same machine), so benchmarks of different
+ *       drivers alternate instead of overlapping;</li>
  *   <li>{@link #waitForIdle}: samples {@code /proc/stat} over 1 s and waits (up to a limit) until
  *       the CPUs are idle enough; the idle fraction found is reported with the results.</li>
  * </ul>
  */
 public final class Quiet implements AutoCloseable {
-    /** The lock file every HyMPJ benchmark launch holds. */
+    /** The lock file every HyMPJ benchmark launch holds (system property hympj.bench.lock overrides it, for tests). */
     public static final Path LOCK = Paths.get("/tmp/hympj-bench.lock");
+
+    static Path lockPath() {
+        String p = System.getProperty("hympj.bench.lock");
+        return p == null || p.isEmpty() ? LOCK : Paths.get(p);
+    }
+
+    /** The lock this JVM holds now, if any: a nested {@link #lock} call reuses it. */
+    private static volatile Quiet current;
 
     private final FileChannel channel;
     private final FileLock lock;
     private final double waitedSeconds;
+    private final boolean nested;
 
     private Quiet(FileChannel channel, FileLock lock, double waitedSeconds) {
+        this(channel, lock, waitedSeconds, false);
+    }
+
+    private Quiet(FileChannel channel, FileLock lock, double waitedSeconds, boolean nested) {
         this.channel = channel;
         this.lock = lock;
         this.waitedSeconds = waitedSeconds;
+        this.nested = nested;
     }
 
     /** True when the lock is held (false: given up after the limit, or no lock file possible). */
@@ -55,13 +70,26 @@ public final class Quiet implements AutoCloseable {
      * Takes the machine-wide benchmark lock, waiting up to {@code max} for another launch to
      * end; after that, goes on without it (says so on {@code log}).
      */
-    public static Quiet lock(Duration max, PrintStream log) {
+    public static synchronized Quiet lock(Duration max, PrintStream log) {
+        Quiet outer = current;
+        if (outer != null && outer.held()) {
+            return new Quiet(null, outer.lock, 0, true); // e.g. a launch inside a round that holds it
+        }
+        Quiet q = acquire(max, log);
+        if (q.held()) {
+            current = q;
+        }
+        return q;
+    }
+
+    private static Quiet acquire(Duration max, PrintStream log) {
+        final Path lockFile = lockPath();
         long t0 = System.nanoTime();
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             try {
-                Files.setPosixFilePermissions(LOCK, PosixFilePermissions.fromString("rw-rw-rw-"));
+                Files.setPosixFilePermissions(lockFile, PosixFilePermissions.fromString("rw-rw-rw-"));
             } catch (IOException | UnsupportedOperationException | SecurityException ignored) {
                 // another user's file: locking it still works
             }
@@ -78,19 +106,19 @@ public final class Quiet implements AutoCloseable {
                     return new Quiet(ch, l, (System.nanoTime() - t0) * 1e-9);
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    log.println("hympj: another benchmark still holds " + LOCK + " after " + max.toSeconds()
+                    log.println("hympj: another benchmark still holds " + lockFile + " after " + max.toSeconds()
                         + " s; running anyway");
                     ch.close();
                     return new Quiet(null, null, (System.nanoTime() - t0) * 1e-9);
                 }
                 if (!told) {
-                    log.println("hympj: waiting for another benchmark launch to end (" + LOCK + ")");
+                    log.println("hympj: waiting for another benchmark launch to end (" + lockFile + ")");
                     told = true;
                 }
                 Thread.sleep(200);
             }
         } catch (IOException e) {
-            log.println("hympj: cannot use " + LOCK + " (" + e.getMessage() + "); running without it");
+            log.println("hympj: cannot use " + lockFile + " (" + e.getMessage() + "); running without it");
             closeQuietly(ch);
             return new Quiet(null, null, 0);
         } catch (InterruptedException e) {
@@ -112,6 +140,14 @@ public final class Quiet implements AutoCloseable {
 
     @Override
     public void close() {
+        if (nested) {
+            return;
+        }
+        synchronized (Quiet.class) {
+            if (current == this) {
+                current = null;
+            }
+        }
         closeQuietly(channel); // releases the lock
     }
 
