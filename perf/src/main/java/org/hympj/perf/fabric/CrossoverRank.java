@@ -15,7 +15,8 @@ import org.hympj.perf.Rows;
  * faces ({@link Face}) of an N×N or N×N×N array of doubles between ranks 0 and 1, over the fabric
  * the launch forces. The array and the receive buffer live in the registered segment; the
  * face is sent with its derived datatype (row, column, jk-, ik- or ij-plane) and received
- * contiguous, by persistent requests (S1 registers descriptors once). 64 persistent sends
+ * contiguous (the array is allocated as far as the face spans: the segment is limited to 2 GiB), by
+ * persistent requests (S1 registers descriptors once). 64 persistent sends
  * registered first (never started) put TCA's descriptor chain in internal memory, as the
  * analytic sweep assumes ({@link Analytic#CHAIN}). Timing with {@link Comm#wtime()} (modelled
  * under a model): a warm-up batch and 5 timed batches, median half round trip in µs.
@@ -46,7 +47,7 @@ public final class CrossoverRank {
         for (int a = 3; a < args.length; a++) {
             int n = Integer.parseInt(args[a]);
             ns.add(n);
-            array = Math.max(array, face.arrayElements(n));
+            array = Math.max(array, face.span(n));
             ghost = Math.max(ghost, face.elements(n));
         }
         try (Mpj mpj = Mpj.init(args)) {

@@ -81,7 +81,8 @@ public final class FabricBench {
         System.exit(code == null ? 2 : code);
     }
 
-    static final Set<String> COMMON = Set.of("--model", "--time-dilation", "--timeout", "--reps", "--eager-limit");
+    static final Set<String> COMMON = Set.of("--model", "--time-dilation", "--timeout", "--reps", "--eager-limit",
+        "--idle");
 
     static Set<String> with(Set<String> a, String... more) {
         Set<String> s = new TreeSet<>(a);
@@ -102,6 +103,7 @@ public final class FabricBench {
         l.eagerLimit = eager;
         l.inlineLimit = Math.min(eager, 8192);
         l.verbose = o.has("--verbose");
+        l.idle = o.get("--idle", null);
         return l;
     }
 
@@ -142,7 +144,7 @@ public final class FabricBench {
                     d.segmentBytes = l.segmentBytes;
                     d.model = Launch.derivedModel(model, "dma", "tca.pio.limit", "0");
                     d.args = new ArrayList<>(List.of("fabric-pingpong-tca-dma", layout, Integer.toString(rep),
-                        "blocking,persistent,persistent-internal,persistent-host"));
+                        "isend,blocking,persistent,persistent-internal,persistent-host"));
                     launches.add(d);
                     // the descriptor cache without promotion: host descriptors for non-persistent traffic
                     Launch h = base(o, FabricPingRank.class.getName(), 2);
@@ -151,7 +153,7 @@ public final class FabricBench {
                     h.model = Launch.derivedModel(model, "dma-nopromote", "tca.pio.limit", "0",
                         "tca.cache.promote.after", "1000000000");
                     h.args = new ArrayList<>(List.of("fabric-pingpong-tca-dma-nopromote", layout,
-                        Integer.toString(rep), "blocking"));
+                        Integer.toString(rep), "isend"));
                     for (long s : sizes) {
                         if (s <= 65536) {
                             h.args.add(Long.toString(s));
@@ -223,12 +225,15 @@ public final class FabricBench {
         target(t, m, "TCA DMA 8 B, persistent, host descriptors (us)", 2.2,
             dma.oneWay(Fabric.TCA, 8, lay, 1, 1, true, 2000, eager, 4, 10),
             "fabric-pingpong-tca-dma|persistent-host" + l + "|8|us");
-        target(t, m, "TCA DMA 8 B, send/recv, descriptor cache (promoted to internal) (us)", 2.0,
+        target(t, m, "TCA DMA 8 B, isend/irecv, descriptor cache (promoted to internal) (us)", 2.0,
+            dma.oneWay(Fabric.TCA, 8, lay, 1, 1, false, 1, eager, 4, 10),
+            "fabric-pingpong-tca-dma|isend" + l + "|8|us");
+        target(t, m, "TCA DMA 8 B, isend/irecv, descriptor cache (no promotion: host) (us)", 2.2,
+            dma.oneWay(Fabric.TCA, 8, lay, 1, 1, false, 1, eager, 1000000000, 10),
+            "fabric-pingpong-tca-dma-nopromote|isend" + l + "|8|us");
+        target(t, m, "TCA DMA 8 B, blocking send/recv (planned as persistent: bug) (us)", Double.NaN,
             dma.oneWay(Fabric.TCA, 8, lay, 1, 1, false, 1, eager, 4, 10),
             "fabric-pingpong-tca-dma|blocking" + l + "|8|us");
-        target(t, m, "TCA DMA 8 B, send/recv, descriptor cache (no promotion: host) (us)", 2.2,
-            dma.oneWay(Fabric.TCA, 8, lay, 1, 1, false, 1, eager, 1000000000, 10),
-            "fabric-pingpong-tca-dma-nopromote|blocking" + l + "|8|us");
         target(t, m, "IB 8 B (us)", 2.1, an.oneWay(Fabric.IB, 8, lay, 1, 1, false, 1, eager, 4, 10),
             "fabric-pingpong-ib|blocking" + l + "|8|us");
         peak(t, m, "TCA DMA peak (GB/s)", 3.5, an, Fabric.TCA, "fabric-pingpong-tca|persistent" + l);
@@ -283,8 +288,9 @@ public final class FabricBench {
     static List<Integer> grid(Face f, double analytic) {
         TreeSet<Integer> g = new TreeSet<>();
         if (f.dims == 2) {
-            g.addAll(List.of(1024, 2048, 4096, 8192, 12288, 16384));
-            if (!Double.isNaN(analytic) && analytic <= 16384) {
+            // 16000, not 16384: an N x N array of doubles must fit one 2 GiB segment
+            g.addAll(List.of(1024, 2048, 4096, 8192, 12288, 16000));
+            if (!Double.isNaN(analytic) && analytic <= 16000) {
                 int a = (int) Math.round(analytic / 256) * 256;
                 g.add(Math.max(256, a - 1024));
                 g.add(a + 1024);
@@ -306,6 +312,19 @@ public final class FabricBench {
             g.addAll(List.of(128, 256, 384, 512, 640));
         }
         return new ArrayList<>(g);
+    }
+
+    /** The largest segment a rank can map (one MappedByteBuffer). */
+    static final long SEGMENT_MAX = Integer.MAX_VALUE;
+
+    /** Segment bytes for a ping-pong of a face: what it spans, a ghost, and room for the allocator. */
+    static long segmentFor(Face f, int n) {
+        long need = 8 * (f.span(n) + f.elements(n)) + (1L << 20);
+        if (need > SEGMENT_MAX) {
+            throw new IllegalArgumentException(f.title + " at N=" + n + " needs a " + need + "-byte segment; a segment "
+                + "holds at most 2 GiB");
+        }
+        return Math.max(need, 64L << 20);
     }
 
     /** Where TCA−IB first turns positive on a measured grid (linear interpolation); NaN: TCA throughout. */
@@ -358,7 +377,7 @@ public final class FabricBench {
         Map<Face, Double> emulated = new LinkedHashMap<>();
         Map<Face, List<Integer>> grids = new LinkedHashMap<>();
         if (!o.has("--analytic-only")) {
-            double dil = o.dbl("--time-dilation", 20);
+            double dil = o.dbl("--time-dilation", 100);
             for (Face f : faces) {
                 List<Integer> ns = grid(f, analytic.get(f));
                 grids.put(f, ns);
@@ -367,8 +386,7 @@ public final class FabricBench {
                     Launch l = base(o, CrossoverRank.class.getName(), 2);
                     l.route = fabric;
                     l.dilation = dil;
-                    long arr = f.arrayElements(ns.get(ns.size() - 1));
-                    l.segmentBytes = 8 * (arr + f.elements(ns.get(ns.size() - 1))) + (16L << 20);
+                    l.segmentBytes = segmentFor(f, ns.get(ns.size() - 1));
                     l.args = new ArrayList<>(List.of("crossover-" + fabric, "1", f.key));
                     for (int n : ns) {
                         l.args.add(Integer.toString(n));
@@ -445,7 +463,7 @@ public final class FabricBench {
         String model = o.get("--model", "ha-pacs");
         ModelParams p = ModelParams.load(model);
         Analytic an = new Analytic(p);
-        double dil = o.dbl("--time-dilation", 20);
+        double dil = o.dbl("--time-dilation", 100);
         out.println(Launch.conditions("calibrate start") + "; model " + model);
         long[] upTo = new long[3];
         StringBuilder how = new StringBuilder();
@@ -464,7 +482,7 @@ public final class FabricBench {
                     Launch l = base(o, CrossoverRank.class.getName(), 2);
                     l.route = fabric;
                     l.dilation = dil;
-                    l.segmentBytes = 8 * (f.arrayElements(ns.get(3)) + f.elements(ns.get(3))) + (16L << 20);
+                    l.segmentBytes = segmentFor(f, ns.get(3));
                     l.args = new ArrayList<>(List.of("calibrate-" + fabric, "1", f.key));
                     for (int n : ns) {
                         l.args.add(Integer.toString(n));
@@ -513,7 +531,8 @@ public final class FabricBench {
 
     // ------------------------------------------------------------------ halo
 
-    static final List<Long> HALO_2D = List.of(64L, 128L, 256L, 512L, 1024L, 2048L, 4096L, 8192L, 16384L);
+    /** 2D sizes: powers of two, and 16000 for 16384 (an N x N array of doubles must fit one 2 GiB segment). */
+    static final List<Long> HALO_2D = List.of(64L, 128L, 256L, 512L, 1024L, 2048L, 4096L, 8192L, 16000L);
     static final List<Long> HALO_3D = List.of(64L, 128L, 192L, 256L, 320L, 384L, 448L, 512L);
 
     static int halo(String[] argv, PrintStream out, PrintStream err) throws IOException {
@@ -550,6 +569,10 @@ public final class FabricBench {
                     long array = dims == 2 ? n * n : n * n * n;
                     long face = dims == 2 ? n : n * n;
                     l.segmentBytes = 8 * (array + 2L * dims * face) + (16L << 20);
+                    if (l.segmentBytes > SEGMENT_MAX) {
+                        throw new IllegalArgumentException("N=" + n + " needs a " + l.segmentBytes + "-byte segment; "
+                            + "a segment holds at most 2 GiB (largest 2D N: 16000)");
+                    }
                     int warm = o.integer("--warmup", 3);
                     int iters = o.integer("--iters", defaultIters(dims, n, nativeRun));
                     if (!nativeRun && !o.has("--time-dilation")) {

@@ -20,7 +20,9 @@ import org.hympj.perf.Rows;
  * <pre>usage (2 ranks): FabricPingRank TEST LAYOUT REP VARIANT[,VARIANT...] SIZE...</pre>
  * Variants, run in this order within the launch:
  * <ul>
- * <li>{@code blocking}: send/recv; on TCA the descriptors go through S5's descriptor cache;</li>
+ * <li>{@code isend}: isend/irecv + wait, not persistent: on TCA the descriptors go through S5's
+ * descriptor cache;</li>
+ * <li>{@code blocking}: send/recv (the library plans these as persistent sends: /tmp/hympj-bugs.md);</li>
  * <li>{@code persistent}: sendInit/recvInit, startAll/waitAll; the descriptor mode follows the
  * chain of persistent TCA sends this rank has registered (register mode up to 16 per DMAC);</li>
  * <li>{@code persistent-internal}: first registers 64 more persistent sends (never started), so
@@ -109,7 +111,8 @@ public final class FabricPingRank {
                     int sc = (Integer) sh[1];
                     Datatype rt = Datatype.DOUBLE;
                     int rc = (int) (size / 8);
-                    double us = variant.equals("blocking") ? blocking(comm, rank, sbuf, st, sc, rbuf, rt, rc, size)
+                    double us = variant.equals("blocking") || variant.equals("isend")
+                        ? blocking(comm, rank, sbuf, st, sc, rbuf, rt, rc, size, variant.equals("isend"))
                         : persistent(comm, rank, peer, sbuf, st, sc, rbuf, rt, rc, size);
                     if (rank == 0) {
                         String v = variant + "-" + layout;
@@ -127,14 +130,26 @@ public final class FabricPingRank {
     }
 
     static double blocking(Comm comm, int rank, SegmentBuffer sbuf, Datatype st, int sc, SegmentBuffer rbuf,
-                           Datatype rt, int rc, long size) {
+                           Datatype rt, int rc, long size, boolean nonBlocking) {
         int[] wi = iters(size);
         double[] bt = new double[Rows.NBATCH];
         for (int b = -1; b < Rows.NBATCH; b++) {
             int n = b < 0 ? wi[0] : wi[1];
             comm.barrier();
             double t0 = comm.wtime();
-            if (rank == 0) {
+            if (nonBlocking) {
+                int peer = 1 - rank;
+                for (int i = 0; i < n; i++) {
+                    if (rank == 0) {
+                        Request r = comm.irecv(rbuf, 0, rc, rt, peer, TAG);
+                        comm.isend(sbuf, 0, sc, st, peer, TAG).waitFor();
+                        r.waitFor();
+                    } else {
+                        comm.irecv(rbuf, 0, rc, rt, peer, TAG).waitFor();
+                        comm.isend(sbuf, 0, sc, st, peer, TAG).waitFor();
+                    }
+                }
+            } else if (rank == 0) {
                 for (int i = 0; i < n; i++) {
                     comm.send(sbuf, 0, sc, st, 1, TAG);
                     comm.recv(rbuf, 0, rc, rt, 1, TAG, null);

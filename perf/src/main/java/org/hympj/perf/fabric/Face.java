@@ -84,6 +84,11 @@ public enum Face {
         return dims == 2 ? n * n : n * n * n;
     }
 
+    /** Doubles the low face spans from the start of the array (what a ping-pong of the face needs). */
+    public long span(int n) {
+        return type(n).span(count(n));
+    }
+
     /** The datatype of one face ({@link #count} items of it), as S1 describes the face. */
     public Datatype type(int n) {
         switch (this) {

@@ -38,6 +38,8 @@ final class Launch {
     Duration timeout = Duration.ofSeconds(1800);
     List<String> jvmArgs = new ArrayList<>();
     boolean verbose;
+    /** The ranks' idle policy (null: the launcher's default, auto). */
+    String idle;
 
     /** Runs it; rows (and remarks) of rank 0 go to {@code rows} as they are parsed. */
     List<String> run(PrintStream rows, PrintStream diag) throws IOException {
@@ -63,6 +65,9 @@ final class Launch {
         }
         for (String j : jvmArgs) {
             spec.jvmArg(j);
+        }
+        if (idle != null) {
+            spec.idle(idle);
         }
         diag.println("# launch: " + describe());
         JobResult r;
@@ -105,6 +110,9 @@ final class Launch {
         }
         if (segmentBytes > 0) {
             b.append(" --segment-size ").append(segmentBytes);
+        }
+        if (idle != null) {
+            b.append(" --idle ").append(idle);
         }
         b.append(' ').append(main.substring(main.lastIndexOf('.') + 1));
         for (String a : args) {
