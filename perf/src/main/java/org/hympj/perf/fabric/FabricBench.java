@@ -169,8 +169,10 @@ public final class FabricBench {
                             x.args.add(Long.toString(s));
                         }
                     }
-                    out.println("# launch: " + x.describe() + (x.model.startsWith("/") ? " (model file: "
-                        + Files.readString(Paths.get(x.model)).replace('\n', ';') + ")" : ""));
+                    if (x.model.startsWith("/")) {
+                        out.println("# model file " + x.model + ": " + Files.readString(Paths.get(x.model))
+                            .replace('\n', ';'));
+                    }
                     rows.addAll(x.run(out, err));
                 }
             }
@@ -580,7 +582,6 @@ public final class FabricBench {
                     }
                     l.args = new ArrayList<>(List.of(test, Integer.toString(rep), Integer.toString(dims),
                         Integer.toString(warm), Integer.toString(iters), Long.toString(n)));
-                    out.println("# launch: " + l.describe());
                     rows.addAll(l.run(out, err));
                 }
             }

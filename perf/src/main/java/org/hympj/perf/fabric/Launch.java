@@ -69,7 +69,8 @@ final class Launch {
         if (idle != null) {
             spec.idle(idle);
         }
-        diag.println("# launch: " + describe());
+        rows.println("# launch: " + describe()); // in the results file: how each figure was launched
+        rows.flush();
         JobResult r;
         try (Quiet lock = Quiet.lock(Duration.ofSeconds(7200), diag)) {
             r = Launcher.run(spec);
