@@ -12,6 +12,10 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Keeps benchmark launches from sharing the machine with each other, and waits for a quiet
@@ -93,30 +97,33 @@ public final class Quiet implements AutoCloseable {
             } catch (IOException | UnsupportedOperationException | SecurityException ignored) {
                 // another user's file: locking it still works
             }
-            long deadline = t0 + max.toNanos();
-            boolean told = false;
-            while (true) {
-                FileLock l;
+            FileLock l;
+            try {
+                l = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                l = null;
+            }
+            if (l == null) {
+                // wait in the kernel's queue (F_SETLKW), as other waiters do: polling with tryLock loses
+                // every hand-over to a blocked waiter
+                log.println("hympj: waiting for another benchmark launch to end (" + lockFile + ")");
+                final FileChannel c = ch;
+                FutureTask<FileLock> task = new FutureTask<>(c::lock);
+                Thread t = new Thread(task, "hympj-bench-lock");
+                t.setDaemon(true);
+                t.start();
                 try {
-                    l = ch.tryLock();
-                } catch (OverlappingFileLockException e) {
-                    l = null; // this JVM holds it already (nested use): treat as held elsewhere
-                }
-                if (l != null) {
-                    return new Quiet(ch, l, (System.nanoTime() - t0) * 1e-9);
-                }
-                if (System.nanoTime() - deadline > 0) {
+                    l = task.get(max.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    ch.close(); // ends the blocked lock() with AsynchronousCloseException
                     log.println("hympj: another benchmark still holds " + lockFile + " after " + max.toSeconds()
                         + " s; running anyway");
-                    ch.close();
                     return new Quiet(null, null, (System.nanoTime() - t0) * 1e-9);
+                } catch (ExecutionException e) {
+                    throw new IOException(e.getCause());
                 }
-                if (!told) {
-                    log.println("hympj: waiting for another benchmark launch to end (" + lockFile + ")");
-                    told = true;
-                }
-                Thread.sleep(200);
             }
+            return new Quiet(ch, l, (System.nanoTime() - t0) * 1e-9);
         } catch (IOException e) {
             log.println("hympj: cannot use " + lockFile + " (" + e.getMessage() + "); running without it");
             closeQuietly(ch);
