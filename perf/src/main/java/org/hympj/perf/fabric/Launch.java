@@ -75,6 +75,11 @@ final class Launch {
         try (Quiet lock = Quiet.lock(Duration.ofSeconds(7200), diag)) {
             r = Launcher.run(spec);
         }
+        try {
+            Thread.sleep(1000); // let other drivers waiting for the lock have their turn before our next launch
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         List<String> out = new ArrayList<>();
         for (String line : r.output(0).split("\n")) {
             if (line.startsWith(Rows.SYSTEM + ",") || line.startsWith("# ")) {
