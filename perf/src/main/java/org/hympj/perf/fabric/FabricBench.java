@@ -600,17 +600,21 @@ public final class FabricBench {
             return dims == 2 ? (n <= 4096 ? 200 : 50) : (n <= 128 ? 100 : 20);
         }
         if (dims == 2) {
-            return n <= 1024 ? 40 : n <= 4096 ? 20 : 10;
+            return n <= 1024 ? 100 : n <= 4096 ? 40 : 20;
         }
         return n <= 128 ? 20 : n <= 256 ? 10 : 6;
     }
 
-    /** Time dilation by default: large enough that 8 (4) ranks on 2 cores stay small against the model. */
+    /**
+     * Time dilation by default: large enough that the real cost of 4 or 8 ranks on 2 cores
+     * (scheduling, rendezvous handshakes, copies: up to a few ms per iteration on a busy machine)
+     * stays small against the modelled iteration, and small enough that large N finish.
+     */
     static double defaultDilation(int dims, long n) {
         if (dims == 2) {
-            return n <= 1024 ? 400 : 200;
+            return n <= 1024 ? 2000 : n <= 4096 ? 1000 : 400;
         }
-        return n <= 128 ? 400 : 200;
+        return n <= 128 ? 1000 : 200;
     }
 
     /** Per N: the routes' µs per iteration, TCA/hybrid, IB/hybrid and hybrid ÷ the better single route. */
