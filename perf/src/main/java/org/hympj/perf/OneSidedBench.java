@@ -41,12 +41,15 @@ import org.hympj.spi.Layout;
  * {@code hympj,onesided-bw,ENGINE,SIZE,REP,MB/s,MB/s} (plus {@code -heap}/{@code -segment} when
  * both kinds run). Under a model rank 0 also prints S2's ideal from the model
  * ({@link #ideal}): {@code hympj,onesided-ideal,notify|put|ideal,SIZE,REP,us,us}.
- * Properties: {@code hympj.bench.iters} / {@code hympj.bench.warmup} override the counts.
+ * Properties: {@code hympj.bench.iters} / {@code hympj.bench.warmup} override the counts;
+ * {@code hympj.bench.bw=false} skips the bandwidth part.
  */
 public final class OneSidedBench {
     static final int WINDOW = 64;
     static final int TAG = 7;
     static final int ACK_TAG = 8;
+    /** {@code -Dhympj.bench.bw=false}: latency only. */
+    static final boolean BANDWIDTH = !"false".equals(System.getProperty("hympj.bench.bw"));
 
     private OneSidedBench() {
     }
@@ -119,7 +122,7 @@ public final class OneSidedBench {
                 }
                 Object ack = kind == BufferKind.HEAP ? new int[1] : comm.alloc(Primitive.INT, 1);
                 for (int size : sizes) {
-                    if (size < 4096) {
+                    if (size < 4096 || !BANDWIDTH) {
                         continue;
                     }
                     double mbs = bandwidth(comm, rank, rank == 0 ? sbuf : rbufs[0], ack, size, model);
