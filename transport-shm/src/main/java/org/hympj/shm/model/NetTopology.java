@@ -130,7 +130,7 @@ public final class NetTopology {
         int pos = a % subcluster;
         int target = b % subcluster;
         int d = Math.floorMod(target - pos, subcluster);
-        boolean plus = d <= subcluster - d;
+        boolean plus = plusWay(d, subcluster, pos);
         int steps = Math.min(d, subcluster - d);
         for (int k = 0; k < steps; k++) {
             out[n++] = baseLinks + (base + pos) * linksPerRank + (plus ? 0 : 1);
@@ -178,7 +178,16 @@ public final class NetTopology {
             return dx != 0 ? (dx > 0 ? 0 : 1) : (dy > 0 ? 2 : 3);
         }
         int d = Math.floorMod(b % subcluster - a % subcluster, subcluster);
-        return d <= subcluster - d ? 0 : 1;
+        return plusWay(d, subcluster, a % subcluster) ? 0 : 1;
+    }
+
+    /**
+     * True when a transfer d steps ahead on a ring of n goes the + way: the shorter way, and
+     * at exactly half way round + from even positions and − from odd ones, so that the two
+     * directions of the (double) ring share the antipodal traffic instead of + carrying all.
+     */
+    private static boolean plusWay(int d, int n, int pos) {
+        return 2 * d < n || (2 * d == n && (pos & 1) == 0);
     }
 
     /** True when {@code b} is a diagonal neighbour of {@code a} on the torus. */

@@ -10,13 +10,15 @@ import org.hympj.spi.Layout;
  * run the very same instance code.
  *
  * <p>Links have their own bandwidth: a link carries {@code bytes/linkBandwidth} of a
- * transfer's time (from the end of its access overhead), an engine
- * {@code overhead + bytes/engineBandwidth}; where a link carries more than one engine pushes,
- * a second put on it starts before the first has finished on its engine (S3's link sharing,
- * approximated by reservation: RSched's simulator shares the bandwidth instead, so two 8 KiB
- * puts on one tofu link end at 4.98 µs here and 4.28 µs there). Reservations take the later of
- * the resources' free times; concurrent planners racing for one resource may overlap slightly
- * (each resource's reservation only ever grows).
+ * transfer's time, an engine {@code overhead + bytes/engineBandwidth}. Engines are held for
+ * their whole work; each link (TCA hop, IB uplink and downlink) accumulates the work it
+ * carries independently of the others, as packet forwarding does (no circuit through a
+ * multi-hop path, no adapter idling behind a busy destination): a transfer's data has
+ * arrived when its slowest link is through. Where a link carries more than one engine
+ * pushes, a second put starts on another engine at once and its data follows the first's on
+ * the link (S3's link sharing): two 8 KiB puts on one tofu link end at 4.28 µs, as in
+ * RSched's bandwidth-sharing simulator. Updates are compare-and-set, so concurrent planners
+ * (the ranks of an emulated job) never lose a reservation.
  */
 public final class TimingModel {
     private final ModelParams params;
@@ -165,24 +167,31 @@ public final class TimingModel {
         if (recvEngine >= 0) {
             start = Math.max(start, tl.busyUntil(recvEngine));
         }
-        // a link carries the data, from the end of the access overhead: the next put may pay its
-        // overhead on its own engine while the previous one's data still flows
-        long overhead = Math.round(startCost);
+        // Each link of the path accumulates the work it carries, independently of the others
+        // (PEACH2 forwards packets; a multi-hop put is not a circuit): its data enters a link
+        // at the end of its access overhead or when the link has carried what it had before.
+        // The engine cannot push faster than its first link drains, so it is held until that
+        // link has carried the data; the data is all there when the slowest link is through.
+        long dataFrom = start + Math.round(startCost);
+        long linkTimeNs = Math.round(linkTime);
+        long arrived = 0;
+        long firstLinkEnd = 0;
         for (int i = 0; i < n; i++) {
-            start = Math.max(start, tl.busyUntil(path[i]) - overhead);
+            long end = accumulate(tl, path[i], dataFrom, linkTimeNs);
+            if (i == 0) {
+                firstLinkEnd = end;
+            }
+            arrived = Math.max(arrived, end);
         }
-        long engineEnd = start + Math.round(engineTime);
+        long engineEnd = Math.max(start + Math.round(engineTime), firstLinkEnd);
         reserveMax(tl, engine, engineEnd);
         if (recvEngine >= 0) {
             reserveMax(tl, recvEngine, engineEnd);
         }
-        long linkEnd = start + Math.round(startCost + linkTime);
-        for (int i = 0; i < n; i++) {
-            reserveMax(tl, path[i], linkEnd);
-        }
+        long dataEnd = Math.max(engineEnd, arrived);
         out.start = start;
         out.senderDone = engineEnd;
-        out.visibleAt = engineEnd + Math.round(extraHops + (packed ? t.elements * tcaPackElement : 0) + recvBounce);
+        out.visibleAt = dataEnd + Math.round(extraHops + (packed ? t.elements * tcaPackElement : 0) + recvBounce);
         out.engine = engine;
         out.protocol = packed ? proto + "-packed" : t.layout == Layout.BLOCK_STRIDE ? proto + "-blockstride" : proto;
         return out;
@@ -216,15 +225,19 @@ public final class TimingModel {
         int hca = topo.ibHca(t.src);
         int up = topo.ibUp(t.src);
         int down = topo.ibDown(t.dst);
-        long start = Math.max(ready, Math.max(tl.busyUntil(hca), Math.max(tl.busyUntil(up), tl.busyUntil(down))));
-        long hcaEnd = start + Math.round(rndv + stage + wire);
+        // the adapter, the sender's uplink and the receiver's downlink each accumulate their own
+        // work (a switch buffers; a busy destination does not hold the adapter idle)
+        long start = Math.max(ready, tl.busyUntil(hca));
+        long wireFrom = start + Math.round(rndv);
+        long linkNs = Math.round(t.bytes / ibLinkBw);
+        long upEnd = accumulate(tl, up, wireFrom, linkNs);
+        long downEnd = accumulate(tl, down, wireFrom, linkNs);
+        long hcaEnd = Math.max(start + Math.round(rndv + stage + wire), upEnd);
         reserveMax(tl, hca, hcaEnd);
-        long linkEnd = start + Math.round(rndv + t.bytes / ibLinkBw);
-        reserveMax(tl, up, linkEnd);
-        reserveMax(tl, down, linkEnd);
+        long dataEnd = Math.max(hcaEnd, downEnd);
         out.start = start;
         out.senderDone = hcaEnd;
-        out.visibleAt = hcaEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
+        out.visibleAt = dataEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
         out.engine = hca;
         out.protocol = (t.bytes > ibEagerLimit ? "ib-rndv-" : "ib-eager-") + proto + (packed ? "-packed" : "");
         return out;
@@ -241,6 +254,20 @@ public final class TimingModel {
             }
         }
         return best;
+    }
+
+    /**
+     * Appends {@code duration} of work to a resource's timeline, starting no earlier than
+     * {@code from}; returns when that work ends. Atomic against concurrent planners.
+     */
+    private static long accumulate(Timelines tl, int res, long from, long duration) {
+        while (true) {
+            long cur = tl.busyUntil(res);
+            long end = Math.max(from, cur) + duration;
+            if (tl.reserve(res, cur, end)) {
+                return end;
+            }
+        }
     }
 
     private static void reserveMax(Timelines tl, int res, long end) {

@@ -269,6 +269,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     /** A persistent send over TCA keeps its descriptors on this rank's DMACs (register mode holds 16 each). */
     void registerPersistent(SendReq s) {
+        s.registered = true;
         if (timing != null && s.channel == 0) {
             timing.registerPersistentTca();
         }
@@ -637,7 +638,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             return;
         }
         timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
-            dstInSegment, s.persistent, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
+            dstInSegment, s.registered, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
             System.nanoTime());
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(), -1,

@@ -18,6 +18,12 @@ final class SendReq extends Req implements Outbound {
     long senderDoneAt;
     int emit;
     int sendId = -1;
+    /**
+     * True for a sendInit request: its descriptors are registered on the DMACs for the job.
+     * The reused request objects behind blocking sends and collectives are persistent in the
+     * API sense only; the model plans their puts like isend's, through the descriptor cache.
+     */
+    boolean registered;
     /** Layout and route decided at the call or at init (persistent). */
     org.hympj.spi.Layout layout = org.hympj.spi.Layout.CONTIGUOUS;
     /** The send and receive engines RSched assigned in this request's Startall set (-1: the model picks). */

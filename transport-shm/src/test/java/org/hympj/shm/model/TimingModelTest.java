@@ -99,19 +99,64 @@ class TimingModelTest {
         long bytes = 1 << 20;
         Plan first = plan(m, tl, contiguous(Fabric.TCA, 0, 1, bytes), 0);
         Plan second = plan(m, tl, contiguous(Fabric.TCA, 0, 1, bytes), 0);
-        // a second engine is free; the link carries the first put's data for bytes/linkBandwidth after
-        // its 2 us access overhead, and the second put's data may follow right after: it starts its
-        // own overhead that much earlier
-        long linkBusy = Math.round(2000 + bytes / HA.bytesPerNs("tca.link.bandwidth"));
-        assertEquals(linkBusy - 2000, second.start, 1.0);
-        assertEquals(linkBusy, second.start + 2000, 1.0, "its data starts when the first's has passed the link");
+        // a second engine is free and starts at once; its data follows the first put's on the link
+        double linkTime = bytes / HA.bytesPerNs("tca.link.bandwidth");
+        assertEquals(0, second.start);
         assertTrue(second.engine != first.engine, "the second put takes another DMAC");
+        assertEquals(2000 + 2 * linkTime, second.visibleAt, 2.0, "the link carries both puts back to back");
         // two engines sharing one link finish sooner than one engine doing both (S3's observation)
         long oneEngine = first.senderDone + (first.senderDone - first.start);
         assertTrue(second.senderDone < oneEngine, second.senderDone + " < " + oneEngine);
         // a transfer on disjoint resources does not wait
         Plan other = plan(m, tl, contiguous(Fabric.TCA, 2, 3, bytes), 0);
         assertEquals(0, other.start);
+    }
+
+    @Test
+    void aMultiHopPutIsNoCircuitEachLinkCarriesItsOwnLoad() {
+        NetTopology topo = rings(8, 8);
+        TimingModel m = new TimingModel(HA, topo);
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        long bytes = 1 << 20;
+        double linkTime = bytes / HA.bytesPerNs("tca.link.bandwidth");
+        double hop = HA.ns("tca.hop.latency");
+        Plan a = plan(m, tl, contiguous(Fabric.TCA, 0, 2, bytes), 0); // links 0+, 1+
+        Plan b = plan(m, tl, contiguous(Fabric.TCA, 1, 3, bytes), 0); // links 1+, 2+: shares 1+
+        Plan c = plan(m, tl, contiguous(Fabric.TCA, 2, 3, bytes), 0); // link 2+: shared with b's second hop
+        assertEquals(0, b.start, "b's engine does not wait for a's path");
+        assertEquals(2000 + 2 * linkTime + hop, b.visibleAt, 2.0, "b's data follows a's on link 1+ only");
+        assertEquals(2000 + 2 * linkTime, c.visibleAt, 2.0, "c follows b on link 2+, no longer");
+        assertEquals(a.senderDone + hop, a.visibleAt, 2.0, "a itself is not slowed");
+    }
+
+    @Test
+    void antipodalTrafficUsesBothDirectionsOfTheRing() {
+        NetTopology t = rings(8, 8);
+        int[] p0 = new int[8];
+        int[] p1 = new int[8];
+        assertEquals(4, t.path(0, 4, p0));
+        assertEquals(4, t.path(1, 5, p1));
+        assertEquals(0, t.direction(0, 4), "even positions go + at half way round");
+        assertEquals(1, t.direction(1, 5), "odd positions go -");
+        int[] next = new int[8];
+        t.path(1, 2, next);
+        assertEquals(next[0], p0[1], "0->4 goes through 1's + link");
+        assertTrue(p1[0] != next[0], "1->5 leaves by 1's - link");
+    }
+
+    @Test
+    void ibAdaptersDoNotIdleBehindABusyDestination() {
+        NetTopology topo = rings(4, 1);
+        TimingModel m = new TimingModel(HA, topo);
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        long bytes = 4 << 20;
+        Plan a = plan(m, tl, contiguous(Fabric.IB, 0, 2, bytes), 0);
+        Plan b = plan(m, tl, contiguous(Fabric.IB, 1, 2, bytes), 0); // shares 2's downlink
+        assertEquals(0, b.start, "1's adapter starts at once");
+        double link = bytes / HA.bytesPerNs("ib.link.bandwidth");
+        assertTrue(b.visibleAt >= a.start + 2 * link, "2's downlink carries both: " + b.visibleAt);
+        Plan c = plan(m, tl, contiguous(Fabric.IB, 3, 0, bytes), 0);
+        assertEquals(a.visibleAt, c.visibleAt, 2.0, "disjoint adapter and links: c as fast as a alone");
     }
 
     @Test
