@@ -176,6 +176,9 @@ public final class SimMain {
 
     public static Result halo(Map<String, String> o, int dims, String route, int n) {
         SimConfig c = config(o, "ha-pacs", dims == 2 ? 4 : 8);
+        if (!o.containsKey("--eager-limit")) {
+            c.eagerLimit = 1024;   // as hympj-bench halo launches: rendezvous (segment to segment) from 1 KiB
+        }
         boolean groups = route.equals("hybrid-groups");
         c.route = groups ? "hybrid" : route;
         if (groups && !o.containsKey("--subcluster")) {

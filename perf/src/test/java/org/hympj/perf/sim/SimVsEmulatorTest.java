@@ -1,0 +1,95 @@
+package org.hympj.perf.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.hympj.perf.ScaleLes3Bench;
+import org.hympj.perf.fabric.HaloRank;
+import org.hympj.shm.job.JobDirectory;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The simulator against the emulator, same model and program, through the real launcher: the
+ * emulated figure is modelled time ({@code Comm.wtime()} under a model), with a time dilation high
+ * enough that the real cost of the ranks (divided by it) stays small, and few iterations. The
+ * simulator must be within 15% (issue 8). Three small cases, about 20-40 s in all.
+ */
+class SimVsEmulatorTest {
+    static final double TOLERANCE = 0.15;
+
+    private static double emulated(LaunchSpec spec) throws IOException {
+        JobResult r = Launcher.run(spec.output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(90)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        for (String line : r.output(0).split("\n")) {
+            if (line.startsWith("hympj,")) {
+                return Double.parseDouble(line.split(",")[5]);
+            }
+        }
+        throw new AssertionError("no result row in rank 0's output:\n" + r.output(0));
+    }
+
+    private static void within(double sim, double emu, String what) {
+        double ratio = sim / emu;
+        assertTrue(Math.abs(ratio - 1) <= TOLERANCE, () -> String.format(java.util.Locale.ROOT,
+            "%s: simulated %.3f us, emulated %.3f us, ratio %.3f (tolerance %.0f%%)", what, sim, emu, ratio,
+            100 * TOLERANCE));
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void ringBarrierOnFourRanks() throws IOException {
+        double emu = emulated(LaunchSpec.of(4, BarrierRank.class, "ring", "2", "8").model("ha-pacs")
+            .timeDilation(20000));
+        double sim = SimMain.barrier(Map.of("--iters", "8", "--warmup", "2"), Script.Barrier.RING, 4).value();
+        within(sim, emu, "ring barrier, 4 ranks, ha-pacs");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void halo3dHybridOnEightRanks() throws IOException {
+        int n = 64;
+        long seg = 8L * (n * n * n + 6L * n * n) + (16L << 20);
+        double emu = emulated(LaunchSpec.of(8, HaloRank.class, "halo-3d", "1", "3", "2", "5", Integer.toString(n))
+            .model("ha-pacs").route("hybrid").subcluster(8).segmentBytes(seg).timeDilation(1000).eagerLimit(1024)
+            .inlineLimit(1024));
+        double sim = SimMain.halo(Map.of("--iters", "5", "--warmup", "2"), 3, "hybrid", n).value();
+        within(sim, emu, "3D halo N=64, hybrid, 8 ranks, ha-pacs");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void scaleLes3AllWithBl4OnEightRanks() throws IOException {
+        double emu = emulated(LaunchSpec.of(8, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
+            .model("tofu").sched("bl:4").timeDilation(1000).jvmArg("-Dhympj.bench.patterns=all")
+            .jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2"));
+        double sim = SimMain.scaleLes3(Map.of("--iters", "5", "--warmup", "2"), "all", "bl:4", 872).value();
+        within(sim, emu, "SCALE-LES3 all k=872 bl:4, 8 ranks, tofu");
+    }
+
+    /** No job directory of this JVM's launches is left in /dev/shm. */
+    @AfterAll
+    static void nothingLeftInDevShm() throws IOException {
+        String mine = JobDirectory.PREFIX + Long.toString(ProcessHandle.current().pid(), 36) + "-";
+        List<Path> left = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(JobDirectory.root(), mine + "*")) {
+            ds.forEach(left::add);
+        }
+        assertTrue(left.isEmpty(), () -> "left in /dev/shm: " + left);
+    }
+}
