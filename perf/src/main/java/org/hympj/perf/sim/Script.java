@@ -96,6 +96,11 @@ public final class Script {
         return sim.newRequest(rank, false, source, tag, sim.shape(data), segment, true, false);
     }
 
+    /** True for a send request. */
+    boolean isSend(int request) {
+        return sim.isSend(request);
+    }
+
     /** A set of requests for {@link #startAll} / {@link #waitAll}. */
     public int set(int... requests) {
         return sim.newSet(requests);

@@ -309,6 +309,10 @@ public final class Sim {
         }
     }
 
+    boolean isSend(int q) {
+        return rSend[q];
+    }
+
     int newSet(int[] reqs) {
         sets.add(reqs.clone());
         setOrder.add(null);

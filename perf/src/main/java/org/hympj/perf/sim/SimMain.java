@@ -32,6 +32,7 @@ public final class SimMain {
         "  barrier     barrier latency (Collective): sizes = rank counts (2..8), --algo dissemination,rd,ring,",
         "              --impl twosided (the library's barrier, default) | put (S4's barriers on MGEN puts)",
         "  allreduce   allreduce of doubles (Collective): sizes in bytes (8 65536), --np 8",
+        "  replay DIR  a --trace journal: on the traced ranks, or --np P --replay-dims D (scaled, regular grids)",
         "options: --np P  --model M (ha-pacs; tofu for scale-les3)  --subcluster S  --route R  --route-table T",
         "         --stripe B  --sched P  --eager-limit B  --coll barrier=ALG  --warmup W  --iters I",
         "         --util (utilisation remarks)  --out FILE (append the CSV rows)  --quiet (rows only)");
@@ -122,6 +123,17 @@ public final class SimMain {
                     results.add(allreduce(o, Long.parseLong(b)));
                     emit(out, o, results.get(results.size() - 1));
                 }
+                break;
+            }
+            case "replay": {
+                if (sizes.size() != 1) {
+                    throw new IllegalArgumentException("replay takes one trace directory");
+                }
+                if (!Object.class.getModule().isOpen("java.lang.reflect", SimMain.class.getModule())) {
+                    return relaunch(args);   // Chronicle Queue needs HyMPJ's JVM flags
+                }
+                results.add(replay(o, Paths.get(sizes.get(0))));
+                emit(out, o, results.get(results.size() - 1));
                 break;
             }
             default:
@@ -228,13 +240,63 @@ public final class SimMain {
         return finish(sim, "allreduce", "heap", bytes, Patterns.Metric.RANK0, warm, iters, "us");
     }
 
+    /**
+     * Replays a --trace journal: on the traced ranks (default) or, with {@code --np P --replay-dims D},
+     * scaled to P ranks. Figure: the replay's modelled end, µs; remark: the traced job's span.
+     */
+    public static Result replay(Map<String, String> o, java.nio.file.Path dir) {
+        List<org.hympj.shm.trace.TraceJournal.RankTrace> traces = org.hympj.shm.trace.TraceJournal.read(dir);
+        if (traces.isEmpty()) {
+            throw new IllegalArgumentException(dir + ": no rank journals");
+        }
+        org.hympj.shm.trace.TraceHeader h = traces.get(0).header;
+        SimConfig c = config(o, h.model, traces.size());
+        if (!o.containsKey("--subcluster") && c.np == traces.size()) {
+            c.subcluster = h.subcluster;
+        }
+        Sim sim = new Sim(c);
+        TraceReplay.build(sim, traces, Integer.parseInt(o.getOrDefault("--replay-dims", "0")));
+        Result r = finish(sim, "replay", dir.getFileName().toString(), c.np, null, 0, 0, "us");
+        double first = Double.MAX_VALUE;
+        double last = 0;
+        for (org.hympj.shm.trace.TraceJournal.RankTrace t : traces) {
+            if (!t.events.isEmpty()) {
+                first = Math.min(first, t.header.modelledOf(t.events.get(0).nanos));
+                last = Math.max(last, t.header.modelledOf(t.events.get(t.events.size() - 1).nanos));
+            }
+        }
+        r.remarks().add(0, String.format(Locale.ROOT, "traced: %d ranks, model %s, span %.3f us (first to last "
+            + "event, modelled; includes the traced program's computation, which the replay leaves out)",
+            traces.size(), h.model, (last - first) / 1000));
+        return r;
+    }
+
+    private static int relaunch(String[] args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+        cmd.addAll(org.hympj.shm.launch.Launcher.jvmFlags());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(SimMain.class.getName());
+        cmd.addAll(List.of(args));
+        try {
+            return new ProcessBuilder(cmd).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            System.err.println("hympj-sim: cannot start a JVM: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
     /** Runs the simulation and reduces its iterations to the figure (µs). */
     static Result finish(Sim sim, String test, String variant, long size, Patterns.Metric metric, int warm, int iters,
                          String unit) {
         long t0 = System.nanoTime();
         sim.run();
         double wall = (System.nanoTime() - t0) / 1e9;
-        double v = figure(sim, metric, warm, iters);
+        double v = metric == null ? sim.endTime / 1000.0 : figure(sim, metric, warm, iters);
         List<String> remarks = new ArrayList<>();
         remarks.add(sim.config.toString() + "; " + sim.plans() + " transfers planned, modelled end "
             + String.format(Locale.ROOT, "%.3f us", sim.endTime / 1000.0));
