@@ -102,7 +102,10 @@ public final class Sim {
 
     // request sets (startAll / waitAll)
     final List<int[]> sets = new ArrayList<>();
-    private final List<int[]> setOrder = new ArrayList<>();
+    private final List<int[]> setSeq = new ArrayList<>();
+    private int[] startCursor;
+    /** startAll yields after each send (see {@link #startAll}); off: a rank starts its whole set at once. */
+    public boolean interleave;
 
     // messages (a pool with a free list)
     private int[] mSrc = new int[64];
@@ -138,6 +141,17 @@ public final class Sim {
     private final int[][] putConsumed;
     private final long[] finishedAt;
     private int running;
+
+    /**
+     * Mean of an exponentially distributed delay (ns) added when a blocked rank wakes up and when a
+     * rank reads a protocol packet (RTS, CTS): the scheduling noise of emulated ranks sharing few
+     * cores (0: the ideal, deterministic machine). Seeded: runs are repeatable.
+     */
+    private double jitter;
+    private final java.util.SplittableRandom rng = new java.util.SplittableRandom(8);
+
+    /** Prints every planned transfer (debugging, {@code --print-plans}); null: off. */
+    public java.io.PrintStream planLog;
 
     // statistics
     private final double[] busy;
@@ -227,6 +241,7 @@ public final class Sim {
         this.putArrived = new int[np][];
         this.putConsumed = new int[np][];
         this.finishedAt = new long[np];
+        this.startCursor = new int[np];
         this.busy = new double[topo.resources()];
         Arrays.fill(postedHead, -1);
         Arrays.fill(postedTail, -1);
@@ -236,6 +251,15 @@ public final class Sim {
 
     public int size() {
         return np;
+    }
+
+    /** Sets the wake-up and packet-reading jitter (mean, ns; 0 = off). */
+    public void jitter(double meanNs) {
+        this.jitter = meanNs;
+    }
+
+    private long noise() {
+        return jitter <= 0 ? 0 : (long) (-jitter * Math.log(1 - rng.nextDouble()));
     }
 
     public Script script(int rank) {
@@ -315,7 +339,7 @@ public final class Sim {
 
     int newSet(int[] reqs) {
         sets.add(reqs.clone());
-        setOrder.add(null);
+        setSeq.add(null);
         return sets.size() - 1;
     }
 
@@ -428,7 +452,13 @@ public final class Sim {
                     start(a, now);
                     break;
                 case Script.OP_STARTALL:
-                    startAll(r, a, now);
+                    if (!startAll(r, a, now)) {
+                        pc[r]--;
+                        state[r] = SLEEP;
+                        computeUntil[r] = 0;
+                        push(now, EV_RESUME, r);
+                        return;
+                    }
                     break;
                 case Script.OP_WAIT:
                     if (!rDone[a]) {
@@ -569,33 +599,67 @@ public final class Sim {
                 resume = false;
         }
         if (resume) {
-            state[r] = RUNNING;
-            exec(r, t);
+            wake(r, t);
         }
     }
 
-    private void startAll(int r, int set, long now) {
-        int[] reqs = sets.get(set);
-        if (scheduler == null) {
-            for (int q : reqs) {
-                start(q, now);
-            }
+    private void wake(int r, long t) {
+        if (jitter > 0) {
+            state[r] = SLEEP;
+            computeUntil[r] = 0;
+            push(t + noise(), EV_RESUME, r);
             return;
         }
-        // (--sched-barrier: the emulator's pseudo-collective barriers are written into the script by the pattern)
-        int[] order = setOrder.get(set);
-        if (order == null) {
-            order = schedule(r, reqs);
-            setOrder.set(set, order);
+        state[r] = RUNNING;
+        exec(r, t);
+    }
+
+    /**
+     * Starts a set's requests (in RSched's order under --sched); true when all are started. With
+     * {@link #interleave}, a rank yields after each send to the other ranks starting at the same
+     * instant (their puts then reach the timelines in turn, as 2 cores interleave 8 ranks' startAlls).
+     */
+    private boolean startAll(int r, int set, long now) {
+        int[] seq = setSeq.get(set);
+        if (seq == null) {
+            seq = startSequence(r, sets.get(set));
+            setSeq.set(set, seq);
         }
+        int i = startCursor[r];
+        while (i < seq.length) {
+            int q = seq[i++];
+            start(q, now);
+            if (interleave && rSend[q] && i < seq.length) {
+                startCursor[r] = i;
+                return false;
+            }
+        }
+        startCursor[r] = 0;
+        return true;
+    }
+
+    /** Engine.startAll: in the given order; under --sched receives and IB sends first, then the TCA puts in schedule order. */
+    private int[] startSequence(int r, int[] reqs) {
+        if (scheduler == null) {
+            return reqs;
+        }
+        int[] order = schedule(r, reqs);
+        int[] seq = new int[reqs.length];
+        int n = 0;
         for (int q : reqs) {
             if (!(rSend[q] && rChannel[q] == 0)) {
-                start(q, now);      // receives (and IB sends) first, in the given order
+                seq[n++] = q;
             }
         }
         for (int q : order) {
-            start(q, now);          // TCA puts in schedule order, each on its assigned engine
+            seq[n++] = q;
         }
+        for (int q : reqs) {
+            if (rSend[q] && rChannel[q] == 0 && rPeer[q] == PROC_NULL) {
+                seq[n++] = q;
+            }
+        }
+        return seq;
     }
 
     /** Engine.scheduledOrder: RSched on the set's TCA sends, once per set. */
@@ -663,7 +727,7 @@ public final class Sim {
             push(ordered(ch, src, dst, Math.max(now, vis), true), EV_DELIVER, m);
         } else {
             mKind[m] = M_RTS;
-            push(ordered(ch, src, dst, now, true), EV_DELIVER, m);
+            push(ordered(ch, src, dst, now, true) + noise(), EV_DELIVER, m);
         }
     }
 
@@ -775,7 +839,7 @@ public final class Sim {
     /** The receiver answers an RTS with a clear-to-send (no modelled time, in ring order back to the sender). */
     private void matchRts(int m, long t) {
         int q = mSend[m];
-        push(ordered(rChannel[q], mDst[m], mSrc[m], t, false), EV_CTS, m);
+        push(ordered(rChannel[q], mDst[m], mSrc[m], t, false) + noise(), EV_CTS, m);
     }
 
     /** The sender reads the CTS at t: the data moves now (both parts when striped), then the FIN. */
@@ -827,6 +891,11 @@ public final class Sim {
         t.cacheKey = ((long) dst * 31 + bytes) * 31 + s.layout.ordinal() * 7L + s.typeKey;
         model.plan(t, now, timelines, cache(src), path, plan);
         account(t, channel, bytes);
+        if (planLog != null) {
+            planLog.printf(java.util.Locale.ROOT, "plan r%d ->%d tag %d %d B at %.2f: engine %d start %.2f end %.2f "
+                    + "visible %.2f %s%n", src, dst, rTag[q], bytes, now / 1000.0, plan.engine, plan.start / 1000.0,
+                plan.senderDone / 1000.0, plan.visibleAt / 1000.0, plan.protocol);
+        }
     }
 
     private DescriptorCache cache(int rank) {
@@ -901,9 +970,8 @@ public final class Sim {
         }
         putArrived[r][tag]++;
         if (state[r] == POLL && waitArg[r] == tag) {
-            state[r] = RUNNING;
             putConsumed[r][tag]++;
-            exec(r, t);
+            wake(r, t);
         }
     }
 

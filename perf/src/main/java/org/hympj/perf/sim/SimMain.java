@@ -35,7 +35,14 @@ public final class SimMain {
         "  replay DIR  a --trace journal: on the traced ranks, or --np P --replay-dims D (scaled, regular grids)",
         "options: --np P  --model M (ha-pacs; tofu for scale-les3)  --subcluster S  --route R  --route-table T",
         "         --stripe B  --sched P  --eager-limit B  --coll barrier=ALG  --warmup W  --iters I",
+        "         --jitter US (mean exponential wake-up / packet-reading delay: emulated ranks' scheduling noise)",
+        "         --issue ranks|interleaved (sends of ranks starting at one instant: rank by rank, or in turn)",
         "         --util (utilisation remarks)  --out FILE (append the CSV rows)  --quiet (rows only)");
+
+    /** {@code --jitter US} (process-wide for one command): the mean wake-up / packet-reading noise. */
+    static double JITTER_US;
+    /** {@code --issue interleaved}: ranks starting a set at one instant interleave their sends. */
+    static boolean INTERLEAVE;
 
     private SimMain() {
     }
@@ -78,6 +85,8 @@ public final class SimMain {
                 sizes.add(a);
             }
         }
+        JITTER_US = Double.parseDouble(o.getOrDefault("--jitter", "0"));
+        INTERLEAVE = o.getOrDefault("--issue", "ranks").equals("interleaved");
         List<Result> results = new ArrayList<>();
         switch (pattern) {
             case "halo":
@@ -293,6 +302,10 @@ public final class SimMain {
     /** Runs the simulation and reduces its iterations to the figure (µs). */
     static Result finish(Sim sim, String test, String variant, long size, Patterns.Metric metric, int warm, int iters,
                          String unit) {
+        if (JITTER_US > 0) {
+            sim.jitter(JITTER_US * 1000);
+        }
+        sim.interleave = INTERLEAVE;
         long t0 = System.nanoTime();
         sim.run();
         double wall = (System.nanoTime() - t0) / 1e9;
