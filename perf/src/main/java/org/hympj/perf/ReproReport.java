@@ -146,6 +146,16 @@ public final class ReproReport {
             .schedule(ScaleLes3.puts(k, pattern), MachineModel.tofu()).makespanNs() / 1000;
     }
 
+    /** RSched's makespan (µs) on the 4×2 job's own put set (rank 0), what the engine schedules; NaN for none. */
+    static double sim4x2(String policy, String pattern, int k) {
+        return policy.equals("none") ? Double.NaN : ScaleLes3Model.schedule(policy, pattern, k).makespanNs() / 1000;
+    }
+
+    /** RSched's lower bound (µs) of the 4×2 job's put set (rank 0). */
+    static double bound4x2(String pattern, int k) {
+        return ScaleLes3Model.schedule("rr:1", pattern, k).lowerBoundNs() / 1000;
+    }
+
     static String scaleLes3(List<Row> rows, List<Row> dcheck, Path imgDir, String note) throws IOException {
         TreeSet<Long> ks = new TreeSet<>();
         for (Row r : rows) {
@@ -160,18 +170,20 @@ public final class ReproReport {
         }
         b.append(note.isEmpty() ? "" : note + "\n\n");
         b.append("Cells: **emulated** · simulated, µs per exchange. Emulated = `bin/hympj-bench scale-les3` (8 ranks, "
-            + "4×2 periodic, `--model tofu`, modelled time, median over ").append(reps).append(" launches of the median "
-            + "of 5 batches); simulated = RSched's `org.hympj.rsched.Table` (S3's 3×3 neighbourhood, "
-            + "`MachineModel.tofu()`; `none` read as rr:1, one engine in request order). **best** = the fastest emulated "
-            + "column; bl+ ÷ best is emulated.\n");
+            + "4×2 periodic, `--model tofu`, modelled time, median over ").append(reps).append(" launch(es) of the median "
+            + "of 5 batches); simulated = RSched's simulator on the 4×2 job's own put set (rank 0's, what the engine "
+            + "schedules: `Engine#lastSchedule()`, N and S one neighbour and one link); `none` (the engine unscheduled: "
+            + "request order, earliest free engine) has no RSched figure. **best** = the fastest emulated column; bl+ ÷ "
+            + "best is emulated; bound = RSched's lower bound of the 4×2 set; S3 = RSched's `Table` (S3's 3×3 "
+            + "neighbourhood, `MachineModel.tofu()`): bl+ makespan · bound.\n");
         for (String pattern : ScaleLes3.PATTERNS) {
             String test = "scale-les3-" + pattern;
             b.append("\n**").append(pattern).append("**\n\n| k |");
             for (String p : POLICIES) {
                 b.append(' ').append(p).append(" |");
             }
-            b.append(" best | bl+ ÷ best |\n|--:|");
-            for (int i = 0; i < POLICIES.size() + 2; i++) {
+            b.append(" best | bl+ ÷ best | bound | emulated bl+ ÷ bound | S3: bl+ · bound |\n|--:|");
+            for (int i = 0; i < POLICIES.size() + 5; i++) {
                 b.append("--:|");
             }
             b.append('\n');
@@ -185,11 +197,15 @@ public final class ReproReport {
                         best = e;
                         bestName = p;
                     }
-                    b.append(" **").append(f(e)).append("** · ").append(f(simS3(p, pattern, (int) k))).append(" |");
+                    b.append(" **").append(f(e)).append("** · ").append(f(sim4x2(p, pattern, (int) k))).append(" |");
                 }
                 double blp = med(rows, test, "bl+", k);
+                double lb = bound4x2(pattern, (int) k);
                 b.append(' ').append(bestName).append(" | ").append(String.format(Locale.ROOT, "%.3f", blp / best))
-                    .append(" |\n");
+                    .append(" | ").append(f(lb)).append(" | ").append(r2(blp / lb)).append(" | ")
+                    .append(f(simS3("bl+", pattern, (int) k))).append(" · ")
+                    .append(f(org.hympj.rsched.LowerBound.of(ScaleLes3.puts((int) k, pattern), MachineModel.tofu())
+                        .valueNs() / 1000)).append(" |\n");
             }
         }
         b.append(targets(rows, ks));
@@ -200,14 +216,14 @@ public final class ReproReport {
         }
         if (imgDir != null) {
             Files.createDirectories(imgDir);
-            for (String pattern : List.of("all", "ns")) {
+            for (String pattern : List.of("nsew", "all", "ns")) {
                 Path png = imgDir.resolve("scale-les3-" + pattern + ".png");
                 plot(rows, pattern, ks, png);
                 b.append("\n![time per exchange vs k, pattern ").append(pattern).append("](img/").append(png.getFileName())
                     .append(")\n");
             }
-            b.append("\n*Solid: emulated (median over the launches); dashed: RSched's simulator on S3's 3×3 "
-                + "neighbourhood (`Table`), same colour per policy; `none`'s dashed line is rr:1.*\n");
+            b.append("\n*Solid: emulated (median over the launches); dashed: RSched's simulator on the 4×2 job's put "
+                + "set, same colour per policy (`none` has none).*\n");
         }
         return b.toString();
     }
@@ -362,12 +378,13 @@ public final class ReproReport {
             + "emulated; the emulator's own model replayed (`ScaleLes3Model`: `TimingModel` on `ArrayTimelines`, all 8 "
             + "ranks issuing at t = 0, ranks one after the other / put by put in turn); RSched's simulator on the 4×2 job's "
             + "put set (what `Engine#lastSchedule()` holds: N and S are one neighbour and one link); RSched's `Table` "
-            + "(3×3 neighbourhood).\n\n| pattern | policy | emulated | replay, ranks in turn | replay, puts in turn "
-            + "| RSched, 4×2 set | RSched, Table |\n|---|---|--:|--:|--:|--:|--:|\n");
+            + "(3×3 neighbourhood); RSched on the 4×2 set with each put's direction of travel (N and S on two links, "
+            + "as if the y ring's two ways were apart).\n\n| pattern | policy | emulated | replay, ranks in turn | replay, puts in turn "
+            + "| RSched, 4×2 set | RSched, Table | RSched, 4×2 travel directions |\n|---|---|--:|--:|--:|--:|--:|--:|\n");
         for (String pattern : ScaleLes3.PATTERNS) {
             for (String p : List.of("rr:1", "rr:4", "bl:4", "bl+", "none")) {
                 StringBuilder c = new StringBuilder("| " + pattern + " | " + p + " |");
-                for (int col = 0; col < 5; col++) {
+                for (int col = 0; col < 6; col++) {
                     c.append(' ');
                     for (int ki = 0; ki < 2; ki++) {
                         int k = ki == 0 ? 60 : 872;
@@ -385,8 +402,12 @@ public final class ReproReport {
                             case 3:
                                 v = ScaleLes3Model.schedule(p.equals("none") ? "rr:1" : p, pattern, k).makespanNs() / 1000;
                                 break;
-                            default:
+                            case 4:
                                 v = simS3(p, pattern, k);
+                                break;
+                            default:
+                                v = ScaleLes3Model.scheduleTravelDirections(p.equals("none") ? "rr:1" : p, pattern, k)
+                                    .makespanNs() / 1000;
                                 break;
                         }
                         c.append(ki == 0 ? "" : " / ").append(f(v));
@@ -471,7 +492,10 @@ public final class ReproReport {
                 if (!Double.isNaN(e)) {
                     ymax = Math.max(ymax, e);
                 }
-                ymax = Math.max(ymax, simS3(p, pattern, (int) k));
+                double sv = sim4x2(p, pattern, (int) k);
+                if (!Double.isNaN(sv)) {
+                    ymax = Math.max(ymax, sv);
+                }
             }
         }
         ymax = niceCeil(ymax);
@@ -515,13 +539,15 @@ public final class ReproReport {
             for (long k : ks) {
                 int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
                 double e = med(rows, "scale-les3-" + pattern, p, k);
-                double s = simS3(p, pattern, (int) k);
-                int ys = top + ph - (int) (s / ymax * ph);
-                g.setStroke(dashed);
-                if (prevS != null) {
-                    g.drawLine(prevS[0], prevS[1], x, ys);
+                double s = sim4x2(p, pattern, (int) k);
+                if (!Double.isNaN(s)) {
+                    int ys = top + ph - (int) (s / ymax * ph);
+                    g.setStroke(dashed);
+                    if (prevS != null) {
+                        g.drawLine(prevS[0], prevS[1], x, ys);
+                    }
+                    prevS = new int[] {x, ys};
                 }
-                prevS = new int[] {x, ys};
                 if (!Double.isNaN(e)) {
                     int y = top + ph - (int) (e / ymax * ph);
                     g.setStroke(solid);
@@ -543,7 +569,7 @@ public final class ReproReport {
         g.setStroke(dashed);
         int ly = top + 10 + POLICIES.size() * 22 + 10;
         g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
-        g.drawString("simulated", left + pw + 52, ly + 5);
+        g.drawString("RSched 4x2", left + pw + 52, ly + 5);
         g.dispose();
         javax.imageio.ImageIO.write(img, "png", png.toFile());
     }

@@ -79,6 +79,26 @@ public final class ScaleLes3Model {
         return puts;
     }
 
+    /**
+     * The same puts with each message's own direction (N and S, NE and SE, NW and SW kept apart
+     * as if the two ways round the 2-rank y ring were two links): what RSched would schedule if
+     * the engine told it the direction of travel instead of the first link of the route.
+     */
+    public static List<Put> travelDirectionPuts(int rank, String pattern, int k) {
+        NetTopology topo = topology();
+        List<Put> puts = new ArrayList<>();
+        for (Message m : messages(rank, pattern, k)) {
+            puts.add(new Put(puts.size(), m.dest(), m.direction().ordinal(), Math.max(1, m.bytes()),
+                topo.diagonal(rank, m.dest())));
+        }
+        return puts;
+    }
+
+    /** RSched's schedule of rank 0's set with the travel directions ({@link #travelDirectionPuts}). */
+    public static Schedule scheduleTravelDirections(String policy, String pattern, int k) {
+        return Schedulers.parse(policy).schedule(travelDirectionPuts(0, pattern, k), machine());
+    }
+
     /** RSched's schedule of rank 0's set on the 4×2 torus (policy "none": rr:1, RSched's reading of it). */
     public static Schedule schedule(String policy, String pattern, int k) {
         return Schedulers.parse(policy).schedule(enginePuts(0, pattern, k), machine());
