@@ -38,7 +38,8 @@ public final class Patterns {
      * S1's halo exchange as {@code hympj-bench halo} runs it ({@code HaloRank}): persistent
      * requests per dimension (receive from the low and the high neighbour, send to the high and the
      * low one), faces sent with their datatypes from the segment, ghosts received contiguous into
-     * the segment; per iteration: barrier, startAll, waitAll, timed from before the barrier. 3D:
+     * the segment; per iteration: startAll, waitAll, barrier, timed as the loop's period (from
+     * leaving one barrier to leaving the next, as HaloRank times it since the lead's change). 3D:
      * grid axis 0 (slowest, rank = x·Y·Z + y·Z + z) carries the jk-planes (contiguous), axis 1 the
      * ik-planes (block-stride), axis 2 the ij-planes (element stride); with 4 subclusters of 16 on
      * a 4×4×4 grid the contiguous faces cross subclusters (IB) and the others stay inside (S1's
@@ -70,9 +71,9 @@ public final class Patterns {
             s.barrier();
             s.loop(warmup + iters);
             s.markStart();
-            s.barrier();
             s.startAll(set);
             s.waitAll(set);
+            s.barrier();
             s.markEnd();
             s.endLoop();
         }
