@@ -103,4 +103,18 @@ class SchedulersTest {
         }
         assertEquals(s.lowerBoundNs(), s.makespanNs(), 1e-6);
     }
+
+    @Test
+    void blPlusRunsFourPutsOfOneLinkTogether() {
+        // the 4x2 torus's NS case: N and S are one neighbour and one link, four 8192 B puts on it.
+        // In pairs they take 2 * (1000 + 2*8192/5); all four at once overlap their access overheads
+        // (1000 + 4*8192/5, what rr:4 does), which is the bound
+        List<Put> puts = List.of(new Put(0, 1, 2, 8192), new Put(1, 1, 2, 8192), new Put(2, 1, 2, 8192),
+            new Put(3, 1, 2, 8192));
+        Schedule s = Schedulers.parse("bl+").schedule(puts, TOFU);
+        assertEquals(1000 + 4 * 8192 / 5.0, s.makespanNs(), 1e-6);
+        assertEquals(s.lowerBoundNs(), s.makespanNs(), 1e-6);
+        assertEquals(Schedulers.parse("rr:4").schedule(puts, TOFU).makespanNs(), s.makespanNs(), 1e-6);
+        assertTrue(Schedulers.parse("bl+oh").schedule(puts, TOFU).makespanNs() <= s.makespanNs() + 1e-6);
+    }
 }
