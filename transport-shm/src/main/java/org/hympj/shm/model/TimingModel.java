@@ -54,6 +54,8 @@ public final class TimingModel {
     private final double directBw;
     private final double ibLinkBw;
     private final boolean hasIb;
+    /** Transfers up to this size interleave with what a link or adapter carries (see {@link #cutIn}). */
+    private final long packetLimit;
 
     public TimingModel(ModelParams p, NetTopology topo) {
         this.params = p;
@@ -87,6 +89,7 @@ public final class TimingModel {
         ibPackFixed = hasIb ? p.ns("ib.pack.fixed.cost") : 0;
         directBw = hasIb ? p.bytesPerNs("ib.gdr.direct.bandwidth") : 1;
         ibLinkBw = hasIb ? p.bytesPerNs("ib.link.bandwidth") : 1;
+        packetLimit = p.count("link.packet.limit", 4096);
     }
 
     public ModelParams params() {
@@ -176,8 +179,9 @@ public final class TimingModel {
         long linkTimeNs = Math.round(linkTime);
         long arrived = 0;
         long firstLinkEnd = 0;
+        boolean small = t.bytes <= packetLimit;
         for (int i = 0; i < n; i++) {
-            long end = accumulate(tl, path[i], dataFrom, linkTimeNs);
+            long end = small ? cutIn(tl, path[i], dataFrom, linkTimeNs) : accumulate(tl, path[i], dataFrom, linkTimeNs);
             if (i == 0) {
                 firstLinkEnd = end;
             }
@@ -227,14 +231,27 @@ public final class TimingModel {
         int down = topo.ibDown(t.dst);
         // the adapter, the sender's uplink and the receiver's downlink each accumulate their own
         // work (a switch buffers; a busy destination does not hold the adapter idle)
-        long start = Math.max(ready, tl.busyUntil(hca));
-        long wireFrom = start + Math.round(rndv);
         long linkNs = Math.round(t.bytes / ibLinkBw);
-        long upEnd = accumulate(tl, up, wireFrom, linkNs);
-        long downEnd = accumulate(tl, down, wireFrom, linkNs);
-        long hcaEnd = Math.max(start + Math.round(rndv + stage + wire), upEnd);
-        reserveMax(tl, hca, hcaEnd);
-        long dataEnd = Math.max(hcaEnd, downEnd);
+        long start;
+        long hcaEnd;
+        long dataEnd;
+        if (t.bytes <= packetLimit) {
+            // a few packets: they interleave with the bulk transfers on the adapter and links
+            start = ready;
+            long wireFrom = start + Math.round(rndv);
+            long upEnd = cutIn(tl, up, wireFrom, linkNs);
+            long downEnd = cutIn(tl, down, wireFrom, linkNs);
+            hcaEnd = Math.max(cutIn(tl, hca, start, Math.round(rndv + stage + wire)), upEnd);
+            dataEnd = Math.max(hcaEnd, downEnd);
+        } else {
+            start = Math.max(ready, tl.busyUntil(hca));
+            long wireFrom = start + Math.round(rndv);
+            long upEnd = accumulate(tl, up, wireFrom, linkNs);
+            long downEnd = accumulate(tl, down, wireFrom, linkNs);
+            hcaEnd = Math.max(start + Math.round(rndv + stage + wire), upEnd);
+            reserveMax(tl, hca, hcaEnd);
+            dataEnd = Math.max(hcaEnd, downEnd);
+        }
         out.start = start;
         out.senderDone = hcaEnd;
         out.visibleAt = dataEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
@@ -266,6 +283,20 @@ public final class TimingModel {
             long end = Math.max(from, cur) + duration;
             if (tl.reserve(res, cur, end)) {
                 return end;
+            }
+        }
+    }
+
+    /**
+     * A transfer of a few packets does not queue behind the bulk a resource already carries:
+     * packets of different transfers interleave (a switch port, a PCIe link, an adapter's queue
+     * pairs), so it takes {@code duration} from {@code from}, and delays the bulk by as much.
+     */
+    private static long cutIn(Timelines tl, int res, long from, long duration) {
+        while (true) {
+            long cur = tl.busyUntil(res);
+            if (tl.reserve(res, cur, Math.max(cur, from) + duration)) {
+                return from + duration;
             }
         }
     }

@@ -898,6 +898,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     }
 
     private void finishRecv(RecvReq r, int source, int tag, long accept, long sent) {
+        finishRecv(r, source, tag, accept, sent, 0);
+    }
+
+    /** As above; a successful receive completes once the real clock reaches {@code at} (0: now). */
+    private void finishRecv(RecvReq r, int source, int tag, long accept, long sent, long at) {
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.COMPLETE_RECV, source, tag, accept, r.channel, -1, -1, 0, 0, null);
         }
@@ -905,7 +910,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (sent > accept) {
             r.fail(new TruncationException(r.status.copy(), r.buf.bytes));
         } else {
-            r.complete();
+            completeAt(r, at);
         }
     }
 
@@ -936,9 +941,13 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     }
 
     private void finishRendezvousRecv(RecvReq r) {
+        finishRendezvousRecv(r, 0);
+    }
+
+    private void finishRendezvousRecv(RecvReq r, long at) {
         rndvRecvs.release(r.recvId);
         r.recvId = -1;
-        finishRecv(r, r.matchedSource, r.matchedTag, r.accept, r.sentBytes);
+        finishRecv(r, r.matchedSource, r.matchedTag, r.accept, r.sentBytes, at);
     }
 
     // ------------------------------------------------------------------ inbound packets
@@ -947,6 +956,13 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
         if (timing != null) {
             long vis = buffer.getLong(index);
+            if (type == Packets.FIN) {
+                // A put's completion notice is taken out of the ring at once and completes the
+                // receive when its modelled time comes: left in the ring, it would hold up every
+                // packet behind it (clear-to-sends of other transfers: false serialisation)
+                onFin(buffer, index + Packets.B, buffer.getLong(index));
+                return Action.CONTINUE;
+            }
             if (vis != 0 && vis - now > 0) {
                 wakeAt = Math.min(wakeAt, vis); // not there yet in modelled time: leave it in the ring
                 return Action.ABORT;
@@ -1085,14 +1101,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
                 break;
             }
-            case Packets.FIN: {
-                RecvReq r = rndvRecvs.get(buffer.getInt(p));
-                r.received += buffer.getLong(p + 8);
-                if (r.received == r.accept) {
-                    finishRendezvousRecv(r);
-                }
+            case Packets.FIN:
+                onFin(buffer, p, 0);
                 break;
-            }
             case Packets.ACK:
                 finishRendezvousSend(rndvSends.get(buffer.getInt(p)));
                 break;
@@ -1100,6 +1111,20 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 throw new MpjException("internal: unknown packet type " + type + " from rank " + src);
         }
         return Action.CONTINUE;
+    }
+
+    /** A put's completion notice: the receive completes when all its parts are there (at the latest's instant). */
+    private void onFin(MutableDirectBuffer buffer, int p, long vis) {
+        RecvReq r = rndvRecvs.get(buffer.getInt(p));
+        r.received += buffer.getLong(p + 8);
+        if (vis - r.visibleAt > 0) {
+            r.visibleAt = vis;
+        }
+        if (r.received == r.accept) {
+            long at = r.visibleAt;
+            r.visibleAt = 0;
+            finishRendezvousRecv(r, at);
+        }
     }
 
     private Unexpected newUnexpected(int kind, int channel, int src, int tag, long total) {

@@ -8,6 +8,8 @@ final class RecvReq extends Req {
     // rendezvous in progress
     long accept;
     long received;
+    /** The latest modelled-visibility instant (real clock) of the parts received so far (0: none). */
+    long visibleAt;
     int recvId = -1;
     /** Channel the rendezvous arrived on (replies go back on it). */
     int channel;

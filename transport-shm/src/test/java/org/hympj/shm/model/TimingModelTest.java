@@ -160,6 +160,21 @@ class TimingModelTest {
     }
 
     @Test
+    void aFewPacketsInterleaveWithBulkInsteadOfQueueingBehindIt() {
+        NetTopology topo = rings(4, 1);
+        TimingModel m = new TimingModel(HA, topo);
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        Plan big = plan(m, tl, contiguous(Fabric.IB, 0, 2, 4 << 20), 0);
+        Plan tiny = plan(m, tl, contiguous(Fabric.IB, 1, 2, 8), 0);   // same downlink, then the same adapter
+        Plan alone = plan(m, new ArrayTimelines(topo.resources()), contiguous(Fabric.IB, 1, 2, 8), 0);
+        assertEquals(alone.visibleAt, tiny.visibleAt, 1.0, "8 bytes do not wait for 4 MiB on the downlink");
+        Plan tiny2 = plan(m, tl, contiguous(Fabric.IB, 0, 3, 8), 0);  // behind the big one on 0's adapter
+        assertEquals(alone.visibleAt, tiny2.visibleAt, 1.0, "nor on the adapter");
+        Plan big2 = plan(m, tl, contiguous(Fabric.IB, 3, 2, 4 << 20), 0);
+        assertTrue(big2.visibleAt > big.visibleAt, "bulk still queues behind bulk");
+    }
+
+    @Test
     void ibProtocolsBySize() {
         TimingModel m = new TimingModel(HA, rings(2, 2));
         Plan small = plan(m, new ArrayTimelines(64), contiguous(Fabric.IB, 0, 1, 8), 0);
