@@ -22,8 +22,9 @@ import org.hympj.perf.Rows;
  * without packing, as S1) and received contiguous into a ghost buffer; array and ghosts live
  * in the registered segment. S1's per-iteration flow: barrier, start all, wait all (packing and
  * unpacking happen inside, by the datatypes). Each rank times every iteration with
- * {@link Comm#wtime()} (modelled under a model) from before the barrier to the end of its
- * wait; value = median over the timed iterations of the slowest rank's time, µs. The ghosts
+ * {@link Comm#wtime()} (modelled under a model) as the loop's period: from leaving one barrier
+ * to leaving the next (start all, wait all, barrier); value = median over the timed iterations
+ * of the slowest rank's time, µs. The ghosts
  * are checked against the neighbours' faces after the loop; a wrong value fails the job.
  *
  * <pre>usage: HaloRank TEST REP DIMS WARMUP ITERS N...</pre>
@@ -124,16 +125,20 @@ public final class HaloRank {
             req[nr++] = comm.sendInit(a, Math.toIntExact(faceOffset(dims, d, 0, n)), count, t, lo, 2 * d + 1);
         }
         double[] times = new double[iters];
+        // The period of S1's loop (barrier, start all, wait all): from leaving one barrier to
+        // leaving the next, the same on every rank. Timing from before the barrier would add the
+        // wait of an early rank for the others' previous exchange (up to a whole exchange).
         comm.barrier();
+        double t0 = comm.wtime();
         for (int it = 0; it < warm + iters; it++) {
-            double t0 = comm.wtime();
-            comm.barrier();
             Request.startAll(req);
             Request.waitAll(req);
-            double el = comm.wtime() - t0;
+            comm.barrier();
+            double t1 = comm.wtime();
             if (it >= warm) {
-                times[it - warm] = el * 1e6;
+                times[it - warm] = (t1 - t0) * 1e6;
             }
+            t0 = t1;
         }
         // check: slot 2d holds the low neighbour's high face, slot 2d+1 its low face
         int bad = 0;

@@ -42,6 +42,27 @@ final class Launch {
     String idle;
 
     /** Runs it; rows (and remarks) of rank 0 go to {@code rows} as they are parsed. */
+    /** A copy (lists copied) to vary one launch. */
+    Launch copy() {
+        Launch c = new Launch();
+        c.np = np;
+        c.main = main;
+        c.args = new ArrayList<>(args);
+        c.model = model;
+        c.route = route;
+        c.subcluster = subcluster;
+        c.dilation = dilation;
+        c.routeTable = routeTable;
+        c.segmentBytes = segmentBytes;
+        c.eagerLimit = eagerLimit;
+        c.inlineLimit = inlineLimit;
+        c.timeout = timeout;
+        c.jvmArgs = new ArrayList<>(jvmArgs);
+        c.verbose = verbose;
+        c.idle = idle;
+        return c;
+    }
+
     List<String> run(PrintStream rows, PrintStream diag) throws IOException {
         LaunchSpec spec = new LaunchSpec().np(np).main(main).args(args).timeout(timeout)
             .output(LaunchSpec.Output.CAPTURE).model(model).route(route);
