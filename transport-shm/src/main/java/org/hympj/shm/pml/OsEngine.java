@@ -3,11 +3,10 @@ package org.hympj.shm.pml;
 import java.nio.MappedByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.IoUtil;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -27,7 +26,7 @@ import org.hympj.spi.ProgressEngine;
 
 /**
  * isend/irecv built only from one-sided writes, as QUDA on TCA (S2): the application thread
- * enqueues requests and returns; a per-rank polling thread
+ * enqueues requests and returns; the polling work
  * <ul>
  * <li>for each queued receive writes its buffer's address (segment offset, capacity, tag) into
  *     the sender's Remote Address Buffer — a ring of several slots per peer, so receivers post
@@ -37,20 +36,34 @@ import org.hympj.spi.ProgressEngine;
  *     length) into the receiver's complete buffer; the send completes when its data is placed;</li>
  * <li>watches its own complete buffer and completes the receives.</li>
  * </ul>
- * The polling work is guarded by a try-lock: an application thread waiting for a request (or
- * issuing one) does it itself when the lock is free, and the polling thread does it
- * otherwise — so the address round trip is hidden while the application computes, and a
- * waiting rank still needs no second thread to hand off to (on 2 cores, with 8 ranks, a
- * handoff costs a scheduler slice).
+ * <b>Who polls.</b> The polling state is guarded by a try-lock. Issuing a request does one
+ * round inline (so a receive's address is in the sender's buffer when irecv returns, and a send
+ * whose address is there is put before isend returns). A thread that waits does the rounds
+ * itself, spinning while a modelled instant is near and otherwise idling as the two-sided
+ * engine does (spin, yield, park); it never waits for another thread to wake it. The per-rank
+ * polling thread is for the time the application is not in the library (S2: the address
+ * round trip hidden behind computation): it parks while an application thread waits, sleeps
+ * while nothing outstanding needs it, sleeps until the next modelled instant when one is
+ * pending, and otherwise backs off (brief spin unless oversubscribed, a few yields, then
+ * parks of growing length), so with 8 ranks on 2 cores it does not take the ranks' cores.
  *
  * <p>A receive into a heap array (or a non-contiguous type) gets a staging area in this rank's
- * segment as its address; the polling thread unpacks from it on completion. ANY_SOURCE is not
- * supported (the address must go to one sender), nor are probe and iprobe (nothing arrives
- * before its address): they throw {@link UnsupportedOperationException}.
+ * segment as its address, and is unpacked from it on completion. ANY_SOURCE is not supported
+ * (the address must go to one sender), nor are probe and iprobe (nothing arrives before its
+ * address): they throw {@link UnsupportedOperationException}. The polling rounds allocate
+ * nothing (addresses are pooled, the queues are arrays).
  */
 public final class OsEngine implements ProgressEngine, AutoCloseable {
     static final int SLOTS = 16;
     private static final long STAGING_BYTES = 16L << 20;
+    private static final long NONE = Long.MAX_VALUE;
+    /** A pending instant nearer than this is waited for by spinning (if cores are not oversubscribed). */
+    private static final long SPIN_NS = 20_000L;
+    /** ... nearer than this by yielding (parking would overshoot it); further away by the idle strategy. */
+    private static final long SHORT_WAIT_NS = 2_000_000L;
+    /** The polling thread's longest sleep (it is woken earlier when it is needed). */
+    private static final long POLLER_MAX_PARK_NS = 1_000_000L;
+    private static final long POLLER_MIN_PARK_NS = 10_000L;
 
     private final Engine two;
     private final ShmFabric fabric;
@@ -64,18 +77,32 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     private final Thread poller;
     private volatile boolean running = true;
     private volatile Throwable pollerFailure;
-    private final IdleStrategy waitIdle = new BackoffIdleStrategy(200, 200, 10_000, 200_000);
-    // ---- polling thread only
+    private final boolean oversubscribed;
+    /** How a waiting application thread idles when nothing is due soon: the two-sided engine's policy. */
+    private final IdleStrategy appIdle;
+    /** Guards the polling state: whoever holds it polls. */
+    private final AtomicBoolean pollBusy = new AtomicBoolean();
+    /** Application threads inside a wait (they poll; the polling thread stays parked). */
+    private final AtomicInteger waiters = new AtomicInteger();
+    private volatile boolean pollerParked;
+    // ---- results of the last polling round (written under the lock)
+    /** A peer waits for us: sends without their address yet, or receives not yet announced. */
+    private volatile boolean peerWork;
+    /** Earliest real instant at which a pending modelled entry becomes visible or a send completes (NONE: none). */
+    private volatile long nextAt = NONE;
+    // ---- polling state (under the lock)
     private final ArrayDeque<OsRequest>[] recvWaiting;
+    private int recvQueued;
     private final ArrayList<OsRequest> sendsWaiting = new ArrayList<>();
-    private final ArrayDeque<Addr>[] addrs;
+    private final Addr[] addrHead;
+    private final Addr[] addrTail;
     private final HandleTable<OsRequest> handles = new HandleTable<>();
     private final StagingPool staging;
     private final Packer packer = new Packer();
     private final FabricTiming timing;
-    private final IdleStrategy pollIdle;
-    private final ArrayList<OsRequest> timedSends = new ArrayList<>();
-    private final ArrayList<Long> timedAt = new ArrayList<>();
+    private OsRequest[] timedSends = new OsRequest[16];
+    private long[] timedAt = new long[16];
+    private int timedCount;
     private Addr freeAddr;
 
     /** An address announced by a receiver. */
@@ -120,18 +147,17 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             complOut[p] = new SlotRing(new UnsafeBuffer(maps[p]), (2 * rank + 1) * ring, SLOTS);
         }
         recvWaiting = new ArrayDeque[size];
-        addrs = new ArrayDeque[size];
+        addrHead = new Addr[size];
+        addrTail = new Addr[size];
         for (int p = 0; p < size; p++) {
             recvWaiting[p] = new ArrayDeque<>();
-            addrs[p] = new ArrayDeque<>();
         }
         long stagingBytes = Math.min(STAGING_BYTES, fabric.segmentBytes() / 4);
         SegmentBuffer region = segment.alloc(Primitive.BYTE, (int) stagingBytes);
         this.staging = new StagingPool(region.segmentOffset(), stagingBytes);
-        // the polling thread must not starve the ranks' own threads when ranks outnumber cores
-        boolean over = Idler.oversubscribed(size);
-        this.pollIdle = over ? new BackoffIdleStrategy(10, 200, 20_000, 500_000)
-            : new BackoffIdleStrategy(2_000, 2_000, 10_000, 200_000);
+        int cores = Runtime.getRuntime().availableProcessors();
+        this.oversubscribed = Idler.oversubscribed(size);
+        this.appIdle = Idler.strategy(job.config().idle, size, cores);
         this.poller = new Thread(this::pollLoop, "hympj-onesided-poller-" + rank);
         poller.setDaemon(true);
         poller.start();
@@ -145,82 +171,83 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             Thread.yield();
             two.pollFailures();
         }
-        if (!helpPoll() && pollerSleeping) {
+        int work = helpPoll(); // one round now: the address goes out / the data is put before we return
+        if ((work < 0 || peerWork) && pollerParked && waiters.get() == 0) {
+            // the application may now compute: the polling thread carries on (S2)
             LockSupport.unpark(poller);
         }
     }
 
-    /** Does one round of the polling work if no one else is doing it; true if it did. */
-    private boolean helpPoll() {
-        if (!pollBusy.compareAndSet(false, true)) {
-            return false;
+    /** Does one polling round if no one else is doing one: the work it did, or -1 if the lock was taken. */
+    private int helpPoll() {
+        if (pollBusy.get() || !pollBusy.compareAndSet(false, true)) {
+            return -1;
         }
         try {
-            lastWork = pollOnce();
+            return pollOnce();
         } catch (RuntimeException | Error e) {
             pollerFailure = e;
             throw e;
         } finally {
             pollBusy.set(false);
         }
-        return true;
     }
 
-    /** Guards the polling-thread state: whoever holds it polls. */
-    private final AtomicBoolean pollBusy = new AtomicBoolean();
-    private int lastWork;
+    private void enterWait() {
+        waiters.incrementAndGet();
+        appIdle.reset();
+    }
 
-    /**
-     * Waits for {@code q}: a short spin, then parking — the polling thread does the work and
-     * unparks us when it completes the request, so a waiting rank leaves the core to it.
-     */
+    private void leaveWait() {
+        if (waiters.decrementAndGet() == 0 && peerWork && pollerParked) {
+            LockSupport.unpark(poller); // a peer waits for something of ours while we compute
+        }
+    }
+
+    /** One idle step of a waiting application thread after a round that did {@code work}. */
+    private void idle(int work) {
+        if (work > 0) {
+            appIdle.reset();
+        } else if (work < 0) {
+            // another thread is in a round: it ends shortly (the polling thread parks when it sees us)
+            if (oversubscribed) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        } else {
+            long at = nextAt;
+            long d = at == NONE ? NONE : at - System.nanoTime();
+            if (d < SPIN_NS && !oversubscribed) {
+                Thread.onSpinWait(); // a modelled instant is very near: be there when it comes
+            } else if (d < SHORT_WAIT_NS) {
+                Thread.yield();      // near: parking would overshoot it
+            } else {
+                appIdle.idle();      // nothing due: the rank's idle policy (spin, yield, park)
+            }
+        }
+        pollFailures();
+    }
+
+    /** Waits for {@code q}, doing the polling rounds itself. */
     void await(OsRequest q) {
-        waitIdle.reset();
-        q.waiter = Thread.currentThread();
+        enterWait();
         try {
             while (!q.done) {
-                boolean helped = helpPoll();
+                int work = helpPoll();
                 if (q.done) {
                     break;
                 }
-                if (helped && lastWork > 0) {
-                    waitIdle.reset();
-                } else {
-                    waitIdle.idle(); // parks at most briefly; the polling thread unparks us on completion
-                }
-                pollFailures();
+                idle(work);
             }
         } finally {
-            q.waiter = null;
+            leaveWait();
         }
     }
 
-    /** Waits until {@code cond} holds, helping with the polling meanwhile. */
-    private void helpUntil(java.util.function.BooleanSupplier cond) {
-        waitIdle.reset();
-        while (!cond.getAsBoolean()) {
-            boolean helped = helpPoll();
-            if (cond.getAsBoolean()) {
-                break;
-            }
-            if (helped && lastWork > 0) {
-                waitIdle.reset();
-            } else {
-                waitIdle.idle();
-            }
-            pollFailures();
-        }
-    }
-
-    private volatile boolean pollerSleeping;
-
-    /** Marks {@code q} complete and wakes its waiter (polling thread). */
+    /** Marks {@code q} complete. */
     private static void completeRequest(OsRequest q) {
         q.done = true;
-        Thread w = q.waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
-        }
     }
 
     /** One round of polling help and the failure checks (a test call). */
@@ -247,8 +274,9 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public int progress() {
-        pollFailures(); // the polling thread makes the progress
-        return 0;
+        int work = helpPoll();
+        pollFailures();
+        return Math.max(0, work);
     }
 
     private static OsRequest os(Request q) {
@@ -287,7 +315,20 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public void waitAll(Request[] requests) {
-        helpUntil(() -> allDone(requests));
+        if (!allDone(requests)) {
+            enterWait();
+            try {
+                while (!allDone(requests)) {
+                    int work = helpPoll();
+                    if (allDone(requests)) {
+                        break;
+                    }
+                    idle(work);
+                }
+            } finally {
+                leaveWait();
+            }
+        }
         consumeAll(requests);
     }
 
@@ -319,8 +360,17 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public int waitAny(Request[] requests) {
-        helpUntil(() -> firstDone(requests) != Request.NONE_COMPLETED);
         int i = firstDone(requests);
+        if (i == Request.NONE_COMPLETED) {
+            enterWait();
+            try {
+                while ((i = firstDone(requests)) == Request.NONE_COMPLETED) {
+                    idle(helpPoll());
+                }
+            } finally {
+                leaveWait();
+            }
+        }
         if (i >= 0) {
             os(requests[i]).consume();
         }
@@ -361,6 +411,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     @Override
     public void close() {
         running = false;
+        LockSupport.unpark(poller);
         try {
             poller.join(5000);
         } catch (InterruptedException e) {
@@ -371,27 +422,54 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     // ------------------------------------------------------------------ polling thread
 
     private void pollLoop() {
+        int idleRounds = 0;
+        long parkNs = POLLER_MIN_PARK_NS;
+        int spins = oversubscribed ? 0 : 200;
+        int yields = oversubscribed ? 4 : 50;
+        long maxPark = oversubscribed ? POLLER_MAX_PARK_NS : 200_000L;
         try {
             while (running) {
-                int work = 0;
-                if (pollBusy.compareAndSet(false, true)) {
-                    try {
-                        work = pollOnce();
-                    } finally {
-                        pollBusy.set(false);
-                    }
+                if (waiters.get() > 0) {
+                    // an application thread is waiting and polls itself: keep off the cores
+                    park(POLLER_MAX_PARK_NS, true);
+                    idleRounds = 0;
+                    parkNs = POLLER_MIN_PARK_NS;
+                    continue;
                 }
-                if (work > 0) {
-                    pollIdle.reset();
-                } else if (!sendsWaiting.isEmpty() || !timedSends.isEmpty() || handles.inUse() > 0) {
-                    Thread.yield(); // a peer's write is expected: check again soon, without holding the core
-                } else {
-                    // nothing outstanding: sleep until a request is submitted (submit unparks us)
-                    pollerSleeping = true;
-                    if (submitted.isEmpty()) {
-                        LockSupport.parkNanos(this, 1_000_000L);
+                int work = helpPoll();
+                if (work > 0 || !submitted.isEmpty()) {
+                    idleRounds = 0;
+                    parkNs = POLLER_MIN_PARK_NS;
+                    continue;
+                }
+                if (work < 0) {
+                    Thread.yield(); // an application thread is in a round
+                    continue;
+                }
+                boolean peer = peerWork;
+                long at = nextAt;
+                if (at != NONE) {
+                    // a modelled instant is pending: be there when it comes, not before
+                    long d = at - System.nanoTime();
+                    if (d <= 0) {
+                        continue;
+                    } else if (d < SPIN_NS && !oversubscribed) {
+                        Thread.onSpinWait();
+                    } else if (d < 2 * POLLER_MIN_PARK_NS) {
+                        Thread.yield();
+                    } else {
+                        park(Math.min(d, POLLER_MAX_PARK_NS), false);
                     }
-                    pollerSleeping = false;
+                } else if (!peer) {
+                    // nothing a peer waits for (our own receives complete when we wait or test): sleep
+                    park(POLLER_MAX_PARK_NS, false);
+                } else if (++idleRounds <= spins) {
+                    Thread.onSpinWait(); // a peer's address is expected: check again soon
+                } else if (idleRounds <= spins + yields) {
+                    Thread.yield();
+                } else {
+                    park(parkNs, false);
+                    parkNs = Math.min(2 * parkNs, maxPark);
                 }
             }
         } catch (Throwable t) {
@@ -399,9 +477,17 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         }
     }
 
+    /** Parks the polling thread for at most {@code ns} (woken by submit or the end of a wait when it is needed). */
+    private void park(long ns, boolean forWaiter) {
+        pollerParked = true;
+        if (running && submitted.isEmpty() && (!forWaiter || waiters.get() > 0)) {
+            LockSupport.parkNanos(this, ns);
+        }
+        pollerParked = false;
+    }
+
     private int pollOnce() {
         int work = 0;
-        long now = System.nanoTime();
         OsRequest q;
         while ((q = submitted.poll()) != null) {
             work++;
@@ -413,20 +499,53 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                 sendsWaiting.add(q);
             } else {
                 recvWaiting[q.peer].addLast(q);
+                recvQueued++;
             }
         }
+        long now = System.nanoTime();
+        long next = NONE;
         for (int p = 0; p < size; p++) {
-            work += announce(p, now);
             work += readAddresses(p, now);
             work += readCompletions(p, now);
+            if (timing != null) {
+                next = Math.min(next, pending(addrIn[p]));
+                next = Math.min(next, pending(complIn[p]));
+            }
         }
-        work += matchSends(now);
-        work += completeTimedSends(now);
+        // the puts first (their addresses are here), then the new addresses
+        if (!sendsWaiting.isEmpty()) {
+            work += matchSends();
+        }
+        if (recvQueued > 0) {
+            for (int p = 0; p < size; p++) {
+                if (!recvWaiting[p].isEmpty()) {
+                    work += announce(p);
+                }
+            }
+        }
+        if (timedCount > 0) {
+            work += completeTimedSends(System.nanoTime());
+            for (int i = 0; i < timedCount; i++) {
+                next = Math.min(next, timedAt[i]);
+            }
+        }
+        nextAt = next;
+        peerWork = !sendsWaiting.isEmpty() || recvQueued > 0;
         return work;
     }
 
+    private static long pending(SlotRing ring) {
+        long at = ring.pendingVisibleAt();
+        return at == 0 ? NONE : at;
+    }
+
+    /** The real instant of a transfer planned now (fresh: the time this round has taken is not hidden). */
+    private long planNow() {
+        return System.nanoTime();
+    }
+
     /** Writes the addresses of queued receives from {@code src} into its Remote Address Buffer. */
-    private int announce(int src, long now) {
+    private int announce(int src) {
         int work = 0;
         ArrayDeque<OsRequest> q = recvWaiting[src];
         OsRequest r;
@@ -437,6 +556,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                     fail(r, new MpjException("onesided receive of " + r.buf.bytes + " bytes into a heap or strided "
                         + "buffer exceeds the staging area (" + staging.capacity() + " bytes); use a segment buffer"));
                     q.pollFirst();
+                    recvQueued--;
                     continue;
                 }
                 r.staging = staging.alloc(Math.max(1, r.buf.bytes));
@@ -444,12 +564,12 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                     break; // wait for staging space to free up
                 }
             }
-            int slot = addrOut[src].claim();
+            SlotRing ring = addrOut[src];
+            int slot = ring.claim();
             if (slot < 0) {
                 break; // all address slots to this sender are in use
             }
             r.handle = handles.add(r);
-            SlotRing ring = addrOut[src];
             ring.putInt(slot, SlotRing.F_TAG, r.tag);
             ring.putInt(slot, SlotRing.F_CTX, r.ctx);
             ring.putInt(slot, SlotRing.F_HANDLE, r.handle);
@@ -457,12 +577,13 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             ring.putLong(slot, SlotRing.F_B, r.buf.bytes);
             long vis = 0;
             if (timing != null) {
-                // the address notify: a small write to the sender
-                timing.plan(fabricTo(src), src, org.hympj.api.Datatype.BYTE, 32, 32, true, true, true, now);
+                // the address notify: a small write to the sender (its 32-byte entry), segment to segment
+                timing.plan(fabricTo(src), src, org.hympj.api.Datatype.BYTE, 32, 32, true, true, true, planNow());
                 vis = timing.visibleAtReal;
             }
             ring.publish(slot, vis);
             q.pollFirst();
+            recvQueued--;
             work++;
         }
         return work;
@@ -485,37 +606,47 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             a.segOffset = ring.getLong(slot, SlotRing.F_A);
             a.capacity = ring.getLong(slot, SlotRing.F_B);
             ring.release(slot);
-            addrs[receiver].addLast(a);
+            a.next = null;
+            if (addrTail[receiver] == null) {
+                addrHead[receiver] = a;
+            } else {
+                addrTail[receiver].next = a;
+            }
+            addrTail[receiver] = a;
             work++;
         }
         return work;
     }
 
     /** Puts each queued send whose receiver has announced a matching address, in order. */
-    private int matchSends(long now) {
+    private int matchSends() {
         int work = 0;
-        for (Iterator<OsRequest> it = sendsWaiting.iterator(); it.hasNext(); ) {
-            OsRequest s = it.next();
-            Addr a = takeMatching(s);
-            if (a == null) {
+        for (int i = 0; i < sendsWaiting.size(); ) {
+            OsRequest s = sendsWaiting.get(i);
+            SlotRing ring = complOut[s.peer];
+            int slot = ring.claim();
+            if (slot < 0) {
+                i++; // the receiver has not drained its completions: try later
                 continue;
             }
-            int slot = complOut[s.peer].claim();
-            if (slot < 0) {
-                addrs[s.peer].addFirst(a); // the receiver has not drained its completions: try later
+            Addr a = takeMatching(s);
+            if (a == null) {
+                i++;
                 continue;
             }
             long accept = Math.min(s.buf.bytes, a.capacity);
             packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
                 null, fabric.segmentAddress(s.peer) + a.segOffset, accept);
-            SlotRing ring = complOut[s.peer];
             ring.putInt(slot, SlotRing.F_TAG, s.tag);
             ring.putInt(slot, SlotRing.F_HANDLE, a.handle);
             ring.putLong(slot, SlotRing.F_A, accept);
             ring.putLong(slot, SlotRing.F_B, s.buf.bytes);
             long vis = 0;
             long senderDone = 0;
+            long now = 0;
             if (timing != null) {
+                // the data put; the completion flag is the last write of the same chain (not charged separately)
+                now = planNow();
                 timing.plan(fabricTo(s.peer), s.peer, s.buf.type, s.buf.count, accept, s.buf.base == null, true,
                     s.persistent, now);
                 vis = timing.visibleAtReal;
@@ -524,36 +655,61 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             ring.publish(slot, vis); // release: the data before the flag
             a.next = freeAddr;
             freeAddr = a;
-            it.remove();
+            sendsWaiting.remove(i);
             work++;
             if (senderDone == 0 || senderDone - now <= 0) {
                 completeRequest(s); // S2: the chain's last write lands in the sender's own memory
             } else {
-                timedSends.add(s);
-                timedAt.add(senderDone);
+                addTimed(s, senderDone);
             }
         }
         return work;
     }
 
+    /** Unlinks and returns the first address from {@code s}'s receiver that matches it, or null. */
     private Addr takeMatching(OsRequest s) {
-        for (Iterator<Addr> it = addrs[s.peer].iterator(); it.hasNext(); ) {
-            Addr a = it.next();
+        int p = s.peer;
+        Addr prev = null;
+        for (Addr a = addrHead[p]; a != null; prev = a, a = a.next) {
             if (a.ctx == s.ctx && (a.tag == Comm.ANY_TAG || a.tag == s.tag)) {
-                it.remove();
+                if (prev == null) {
+                    addrHead[p] = a.next;
+                } else {
+                    prev.next = a.next;
+                }
+                if (addrTail[p] == a) {
+                    addrTail[p] = prev;
+                }
+                a.next = null;
                 return a;
             }
         }
         return null;
     }
 
+    private void addTimed(OsRequest s, long at) {
+        if (timedCount == timedSends.length) {
+            timedSends = java.util.Arrays.copyOf(timedSends, 2 * timedCount);
+            timedAt = java.util.Arrays.copyOf(timedAt, 2 * timedCount);
+        }
+        timedSends[timedCount] = s;
+        timedAt[timedCount] = at;
+        timedCount++;
+    }
+
     private int completeTimedSends(long now) {
         int work = 0;
-        for (int i = timedSends.size() - 1; i >= 0; i--) {
-            if (timedAt.get(i) - now <= 0) {
-                completeRequest(timedSends.remove(i));
-                timedAt.remove(i);
+        for (int i = 0; i < timedCount; ) {
+            if (timedAt[i] - now <= 0) {
+                completeRequest(timedSends[i]);
+                timedCount--;
+                // keep the order of the rest (completion order = issue order)
+                System.arraycopy(timedSends, i + 1, timedSends, i, timedCount - i);
+                System.arraycopy(timedAt, i + 1, timedAt, i, timedCount - i);
+                timedSends[timedCount] = null;
                 work++;
+            } else {
+                i++;
             }
         }
         return work;

@@ -7,8 +7,9 @@ import org.hympj.spi.ProgressEngine;
 
 /**
  * A send or receive of the one-sided engine: issued by the application thread (enqueued,
- * returns at once), carried out by the polling thread, completed through {@code done}
- * (volatile: the polling thread's writes to the status happen before it).
+ * returns at once), carried out by whichever thread does the polling round (a waiting
+ * application thread or the polling thread), completed through {@code done} (volatile: the
+ * status written in the round happens before it).
  */
 final class OsRequest implements PersistentRequest {
     final OsEngine engine;
@@ -22,8 +23,6 @@ final class OsRequest implements PersistentRequest {
     int[] localOf;
     boolean active;
     volatile boolean done = true;
-    /** The application thread waiting for this request, woken by the polling thread on completion. */
-    volatile Thread waiter;
     boolean freed;
     private boolean used;
     MpjException error;
