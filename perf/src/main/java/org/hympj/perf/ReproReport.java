@@ -29,12 +29,15 @@ import org.hympj.rsched.Schedulers;
  * {@code bin/hympj-bench scale-les3} and {@code bin/hympj-bench onesided} printed:
  *
  * <pre>
- * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport scale-les3 --rows A.csv[,B.csv] [--dcheck C.csv]
- *      [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT]
- * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport onesided --native N.csv --model M.csv [--doc ...]
+ * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport scale-les3 --rows A.csv[,B.csv] [--override D.csv]
+ *      [--dcheck C.csv] [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT]
+ * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport onesided --native N.csv[,P.csv] --model M.csv[,Q.csv]
+ *      [--model2 D.csv --model2-label TEXT] [--doc ...]
  * </pre>
  *
- * Each figure is the median over the rows' repetitions (launches). With {@code --doc} the
+ * Each figure is the median over the rows' repetitions (launches); {@code --override} rows replace
+ * every row of the same test and variant from {@code --rows} (a policy launched again with a
+ * newer build). With {@code --doc} the
  * Markdown replaces the section between {@code <!-- repro:NAME -->} and
  * {@code <!-- /repro:NAME -->} (appended when missing), else it goes to stdout. The simulated
  * figures are computed here: RSched's {@code Table} (S3's 3×3 neighbourhood,
@@ -61,10 +64,16 @@ public final class ReproReport {
         }
         String md;
         if (args[0].equals("scale-les3")) {
-            md = scaleLes3(rows(o.get("rows")), o.containsKey("dcheck") ? rows(o.get("dcheck")) : List.of(),
+            List<Row> r = rows(o.get("rows"));
+            if (o.containsKey("override")) {
+                r = override(r, rows(o.get("override")));
+            }
+            md = scaleLes3(r, o.containsKey("dcheck") ? rows(o.get("dcheck")) : List.of(),
                 o.containsKey("img-dir") ? Paths.get(o.get("img-dir")) : null, o.getOrDefault("note", ""));
         } else if (args[0].equals("onesided")) {
-            md = oneSided(rows(o.get("native")), rows(o.get("model")), o.getOrDefault("note", ""));
+            md = oneSided(rows(o.get("native")), rows(o.get("model")),
+                o.containsKey("model2") ? rows(o.get("model2")) : List.of(), o.getOrDefault("model2-label", ""),
+                o.getOrDefault("note", ""));
         } else {
             throw new IllegalArgumentException("unknown report " + args[0]);
         }
@@ -96,6 +105,22 @@ public final class ReproReport {
                 }
             }
         }
+        return out;
+    }
+
+    /** {@code base} without the (test, variant) pairs that {@code newer} has, plus {@code newer}. */
+    static List<Row> override(List<Row> base, List<Row> newer) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (Row r : newer) {
+            keys.add(r.test + "|" + r.variant);
+        }
+        List<Row> out = new ArrayList<>();
+        for (Row r : base) {
+            if (!keys.contains(r.test + "|" + r.variant)) {
+                out.add(r);
+            }
+        }
+        out.addAll(newer);
         return out;
     }
 
@@ -586,81 +611,154 @@ public final class ReproReport {
 
     // ------------------------------------------------------------------ onesided
 
+    /** S2's ideal in its own terms: 2 µs address notify + 2.3 µs data put (8 B). */
+    static final double S2_IDEAL_US = 4.3;
+
     static String oneSided(List<Row> nat, List<Row> mod, String note) {
-        StringBuilder b = new StringBuilder(note.isEmpty() ? "" : note + "\n\n");
-        TreeSet<Long> sizes = new TreeSet<>();
-        String pre = null;
-        for (Row r : mod) {
-            if (r.test.equals("onesided-lat")) {
-                sizes.add(r.size);
-                if (r.variant.startsWith("onesided-pre")) {
-                    pre = r.variant;
-                }
+        return oneSided(nat, mod, List.of(), "", note);
+    }
+
+    /** The variant of the rows whose name starts with {@code prefix + "-pre"} (null if none). */
+    static String preVariant(List<Row> rows, String prefix) {
+        for (Row r : rows) {
+            if (r.test.equals("onesided-lat") && r.variant.startsWith(prefix + "-pre")) {
+                return r.variant;
             }
         }
-        b.append("**Latency under `--model ha-pacs`** (modelled µs, half round trip, median over launches of the median "
-            + "of 5 batches). Ideal = S2's: one 32-byte TCA address notify + one N-byte TCA put, each planned by the model "
-            + "alone (`TimingModel` on empty `ArrayTimelines`; the put's descriptor already cached).\n\n"
-            + "| size | one-sided | two-sided | notify | put | ideal | one-sided ÷ ideal | target ≤ 1.5 |");
-        if (pre != null) {
-            b.append(' ').append(pre).append(" | pre-posted ÷ put | target ≤ 1.1 |");
+        return null;
+    }
+
+    static TreeSet<Long> sizesOf(List<Row> rows, String test) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        for (Row r : rows) {
+            if (r.test.equals(test)) {
+                sizes.add(r.size);
+            }
         }
-        b.append("\n|--:|--:|--:|--:|--:|--:|--:|---|");
-        if (pre != null) {
-            b.append("--:|--:|---|");
+        return sizes;
+    }
+
+    /** Smallest and largest number of launches behind the figures of {@code test} in {@code rows}. */
+    static String launches(List<Row> rows, String test) {
+        Map<String, Integer> n = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.test.equals(test)) {
+                n.merge(r.variant + "/" + r.size, 1, Integer::sum);
+            }
+        }
+        int lo = Integer.MAX_VALUE;
+        int hi = 0;
+        for (int c : n.values()) {
+            lo = Math.min(lo, c);
+            hi = Math.max(hi, c);
+        }
+        return hi == 0 ? "0" : lo == hi ? Integer.toString(lo) : lo + "–" + hi;
+    }
+
+    /**
+     * The S2 tables: latency under the model against the ideal (and pre-posted against one put),
+     * natively against the two-sided engine (and pre-posted against two-sided pre-posted), and
+     * bandwidth; {@code mod2} (optional) is a second model run (e.g. another time dilation) labelled
+     * {@code label2}.
+     */
+    static String oneSided(List<Row> nat, List<Row> mod, List<Row> mod2, String label2, String note) {
+        StringBuilder b = new StringBuilder(note.isEmpty() ? "" : note + "\n\n");
+        modelLatency(b, mod, "");
+        if (!mod2.isEmpty()) {
+            b.append('\n');
+            modelLatency(b, mod2, label2);
+        }
+        String opre = preVariant(nat, "onesided");
+        String tpre = preVariant(nat, "twosided");
+        b.append("\n**Latency natively** (`--model none`, real µs, half round trip; median over ")
+            .append(launches(nat, "onesided-lat")).append(" launches of the median of 5 batches)\n\n"
+            + "| size | one-sided | two-sided | one-sided ÷ two-sided | target ≤ 2 |");
+        if (opre != null) {
+            b.append(' ').append(opre).append(" | ").append(tpre == null ? "two-sided pre-posted" : tpre)
+                .append(" | ratio |");
+        }
+        b.append("\n|--:|--:|--:|--:|---|");
+        if (opre != null) {
+            b.append("--:|--:|--:|");
         }
         b.append('\n');
-        for (long s : sizes) {
+        for (long s : sizesOf(nat, "onesided-lat")) {
+            double os = med(nat, "onesided-lat", "onesided", s);
+            double ts = med(nat, "onesided-lat", "twosided", s);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |", Compare.sizeLabel("pingpong", s), f(os), f(ts),
+                r2(os / ts), s <= 8192 && !Double.isNaN(os / ts) ? (os / ts <= 2 ? "yes" : "**no**") : "—"));
+            if (opre != null) {
+                double op = med(nat, "onesided-lat", opre, s);
+                double tp = tpre == null ? Double.NaN : med(nat, "onesided-lat", tpre, s);
+                b.append(String.format(Locale.ROOT, " %s | %s | %s |", f(op), f(tp), r2(op / tp)));
+            }
+            b.append('\n');
+        }
+        TreeSet<Long> bsizes = sizesOf(nat, "onesided-bw");
+        bsizes.addAll(sizesOf(mod, "onesided-bw"));
+        b.append("\n**Bandwidth** (window of 64 isend/irecv + 4-byte ack, MB/s = 10^6 B/s, higher is better; modelled "
+            + "under ha-pacs; median over ").append(launches(nat, "onesided-bw")).append(" / ")
+            .append(launches(mod, "onesided-bw")).append(" launches)\n\n"
+            + "| size | native one-sided | native two-sided | one-sided ÷ two-sided | ha-pacs one-sided | ha-pacs two-sided "
+            + "| one-sided ÷ two-sided | ha-pacs model, one put alone | one-sided ÷ one put |\n"
+            + "|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for (long s : bsizes) {
+            double p = med(mod, "onesided-ideal", "put", s);
+            double no = med(nat, "onesided-bw", "onesided", s);
+            double nt = med(nat, "onesided-bw", "twosided", s);
+            double mo = med(mod, "onesided-bw", "onesided", s);
+            double mt = med(mod, "onesided-bw", "twosided", s);
+            double put = Double.isNaN(p) ? Double.NaN : s / p;
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                Compare.sizeLabel("pingpong", s), f(no), f(nt), r2(no / nt), f(mo), f(mt), r2(mo / mt), f(put),
+                r2(mo / put)));
+        }
+        return b.toString();
+    }
+
+    private static void modelLatency(StringBuilder b, List<Row> mod, String label) {
+        String pre = preVariant(mod, "onesided");
+        String tpre = preVariant(mod, "twosided");
+        b.append("**Latency under `--model ha-pacs`").append(label.isEmpty() ? "" : ", " + label)
+            .append("** (modelled µs, half round trip, median over ").append(launches(mod, "onesided-lat"))
+            .append(" launches of the median of 5 batches). Ideal = S2's: one 32-byte TCA address notify + one N-byte "
+            + "TCA put, each planned by the model alone (`TimingModel` on empty `ArrayTimelines`; the put's descriptor "
+            + "already cached); S2's own ideal was 4.3 µs at 8 B.\n\n"
+            + "| size | one-sided | two-sided | notify | put | ideal | one-sided ÷ ideal | target ≤ 1.5 | one-sided ÷ 4.3 µs (S2) |");
+        if (pre != null) {
+            b.append(' ').append(pre).append(" | pre-posted ÷ put | target ≤ 1.1 |");
+            if (tpre != null) {
+                b.append(' ').append(tpre).append(" |");
+            }
+        }
+        b.append("\n|--:|--:|--:|--:|--:|--:|--:|---|--:|");
+        if (pre != null) {
+            b.append("--:|--:|---|");
+            if (tpre != null) {
+                b.append("--:|");
+            }
+        }
+        b.append('\n');
+        for (long s : sizesOf(mod, "onesided-lat")) {
             double os = med(mod, "onesided-lat", "onesided", s);
             double ts = med(mod, "onesided-lat", "twosided", s);
             double n = med(mod, "onesided-ideal", "notify", s);
             double p = med(mod, "onesided-ideal", "put", s);
             double id = med(mod, "onesided-ideal", "ideal", s);
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %.2f | %s |", Compare.sizeLabel("pingpong", s),
-                f(os), f(ts), f(n), f(p), f(id), os / id, s == 8 ? (os / id <= 1.5 ? "yes" : "**no**") : "—"));
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+                Compare.sizeLabel("pingpong", s), f(os), f(ts), f(n), f(p), f(id), r2(os / id),
+                s == 8 && !Double.isNaN(os) ? (os / id <= 1.5 ? "yes" : "**no**") : "—",
+                s == 8 ? r2(os / S2_IDEAL_US) : "—"));
             if (pre != null) {
                 double pp = med(mod, "onesided-lat", pre, s);
-                b.append(String.format(Locale.ROOT, " %s | %.2f | %s |", f(pp), pp / p,
-                    pp / p <= 1.1 ? "yes" : "**no**"));
+                b.append(String.format(Locale.ROOT, " %s | %s | %s |", f(pp), r2(pp / p),
+                    Double.isNaN(pp) ? "—" : pp / p <= 1.1 ? "yes" : "**no**"));
+                if (tpre != null) {
+                    b.append(' ').append(f(med(mod, "onesided-lat", tpre, s))).append(" |");
+                }
             }
             b.append('\n');
         }
-        TreeSet<Long> nsizes = new TreeSet<>();
-        for (Row r : nat) {
-            if (r.test.equals("onesided-lat")) {
-                nsizes.add(r.size);
-            }
-        }
-        b.append("\n**Latency natively** (`--model none`, real µs)\n\n| size | one-sided | two-sided | one-sided ÷ two-sided"
-            + " | target ≤ 2 |\n|--:|--:|--:|--:|---|\n");
-        for (long s : nsizes) {
-            double os = med(nat, "onesided-lat", "onesided", s);
-            double ts = med(nat, "onesided-lat", "twosided", s);
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %s |%n", Compare.sizeLabel("pingpong", s), f(os), f(ts),
-                os / ts, s <= 8192 ? (os / ts <= 2 ? "yes" : "**no**") : "—"));
-        }
-        TreeSet<Long> bsizes = new TreeSet<>();
-        for (Row r : nat) {
-            if (r.test.equals("onesided-bw")) {
-                bsizes.add(r.size);
-            }
-        }
-        for (Row r : mod) {
-            if (r.test.equals("onesided-bw")) {
-                bsizes.add(r.size);
-            }
-        }
-        b.append("\n**Bandwidth** (window of 64 isend/irecv + 4-byte ack, MB/s = 10^6 B/s; modelled under ha-pacs)\n\n"
-            + "| size | native one-sided | native two-sided | ha-pacs one-sided | ha-pacs two-sided | ha-pacs model, one put "
-            + "alone |\n|--:|--:|--:|--:|--:|--:|\n");
-        for (long s : bsizes) {
-            double p = med(mod, "onesided-ideal", "put", s);
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", Compare.sizeLabel("pingpong", s),
-                f(med(nat, "onesided-bw", "onesided", s)), f(med(nat, "onesided-bw", "twosided", s)),
-                f(med(mod, "onesided-bw", "onesided", s)), f(med(mod, "onesided-bw", "twosided", s)),
-                Double.isNaN(p) ? "—" : f(s / p)));
-        }
-        return b.toString();
     }
 
     // ------------------------------------------------------------------ doc
