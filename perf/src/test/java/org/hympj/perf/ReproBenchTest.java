@@ -76,6 +76,27 @@ class ReproBenchTest {
     }
 
     @Test
+    void travelDirectionsKeepNorthAndSouthApart() {
+        List<Put> ns = ScaleLes3Model.travelDirectionPuts(0, "ns", 60);
+        assertEquals(List.of(2, 2, 3, 3), ns.stream().map(Put::direction).toList());
+        // with N and S on two links RSched gives S3's NS figures (Table: rr:4 4.28 us, bl:4 6.68 us)
+        assertEquals(4276.8, ScaleLes3Model.scheduleTravelDirections("rr:4", "ns", 60).makespanNs(), 0.1);
+        assertEquals(6681.1, ScaleLes3Model.scheduleTravelDirections("bl:4", "ns", 60).makespanNs(), 0.1);
+    }
+
+    @Test
+    void overrideReplacesEveryRowOfARelaunchedPolicy() {
+        List<ReproReport.Row> base = List.of(new ReproReport.Row("scale-les3-ns", "bl+", 60, 1, 10),
+            new ReproReport.Row("scale-les3-ns", "bl+", 872, 1, 100), new ReproReport.Row("scale-les3-ns", "rr:4", 60, 1, 9));
+        List<ReproReport.Row> newer = List.of(new ReproReport.Row("scale-les3-ns", "bl+", 60, 1, 8));
+        List<ReproReport.Row> r = ReproReport.override(base, newer);
+        assertEquals(2, r.size());
+        assertEquals(8, ReproReport.med(r, "scale-les3-ns", "bl+", 60));
+        assertTrue(Double.isNaN(ReproReport.med(r, "scale-les3-ns", "bl+", 872)));
+        assertEquals(9, ReproReport.med(r, "scale-les3-ns", "rr:4", 60));
+    }
+
+    @Test
     void reportSectionsAreReplacedOrAppended() {
         String doc = ReproReport.replaceSection("# t\n", "onesided", "a\n");
         assertEquals("# t\n\n<!-- repro:onesided -->\na\n<!-- /repro:onesided -->\n", doc);
