@@ -57,9 +57,13 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     static final int SLOTS = 16;
     private static final long STAGING_BYTES = 16L << 20;
     private static final long NONE = Long.MAX_VALUE;
-    /** A pending instant nearer than this is waited for by spinning (if cores are not oversubscribed). */
-    private static final long SPIN_NS = 20_000L;
-    /** ... nearer than this by yielding (parking would overshoot it); further away by the idle strategy. */
+    /**
+     * A pending instant nearer than this is waited for by spinning, if cores are not
+     * oversubscribed: a yield on a loaded machine can hand the core to another process for a
+     * whole slice, and a park overshoots by the timer slack (about 50 µs).
+     */
+    private static final long SPIN_NS = 200_000L;
+    /** ... nearer than this by yielding (oversubscribed); further away by parking until shortly before it. */
     private static final long SHORT_WAIT_NS = 2_000_000L;
     /** The polling thread's longest sleep (it is woken earlier when it is needed). */
     private static final long POLLER_MAX_PARK_NS = 1_000_000L;
@@ -219,9 +223,12 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             long at = nextAt;
             long d = at == NONE ? NONE : at - System.nanoTime();
             if (d < SPIN_NS && !oversubscribed) {
-                Thread.onSpinWait(); // a modelled instant is very near: be there when it comes
+                Thread.onSpinWait(); // a modelled instant is near: be there when it comes
             } else if (d < SHORT_WAIT_NS) {
                 Thread.yield();      // near: parking would overshoot it
+            } else if (at != NONE) {
+                // far: sleep until shortly before it (at most 1 ms: an earlier entry may come meanwhile)
+                LockSupport.parkNanos(this, Math.min(d - SHORT_WAIT_NS / 2, POLLER_MAX_PARK_NS));
             } else {
                 appIdle.idle();      // nothing due: the rank's idle policy (spin, yield, park)
             }
@@ -453,8 +460,8 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                     long d = at - System.nanoTime();
                     if (d <= 0) {
                         continue;
-                    } else if (d < SPIN_NS && !oversubscribed) {
-                        Thread.onSpinWait();
+                    } else if (d < 2 * POLLER_MIN_PARK_NS && peer && !oversubscribed) {
+                        Thread.onSpinWait(); // a peer waits for what we do at that instant
                     } else if (d < 2 * POLLER_MIN_PARK_NS) {
                         Thread.yield();
                     } else {
