@@ -102,7 +102,7 @@ final class FabricReport {
     static int main(String[] argv) {
         try {
             Opts o = Opts.parse(argv, Set.of("--doc", "--img", "--pingpong", "--crossover", "--calibrate", "--halo2d",
-                "--halo3d", "--native", "--calibrated-table"), Set.of());
+                "--halo3d", "--native", "--calibrated-table", "--halo-table2d", "--halo-table3d"), Set.of());
             Path home = Launch.home();
             Path doc = Paths.get(o.get("--doc", home.resolve("docs/PERFORMANCE.md").toString()));
             Path img = Paths.get(o.get("--img", home.resolve("docs/img").toString()));
@@ -124,8 +124,10 @@ final class FabricReport {
                     Path png = img.resolve("halo-" + dims + "d.png");
                     plot(rs, "halo-" + dims + "d", png, dims + "D halo exchange (S1), ha-pacs model, "
                         + (dims.equals("2") ? "4" : "8") + " ranks");
+                    String cal = o.get("--halo-table" + dims + "d", null);
                     sections.put("fabric-halo-" + dims + "d", halo(rs, "halo-" + dims + "d", dims,
-                        home.relativize(png.toAbsolutePath()).toString()));
+                        home.relativize(png.toAbsolutePath()).toString(),
+                        cal == null ? null : org.hympj.router.RouteTable.load(cal)));
                 }
             }
             if (o.has("--native")) {
@@ -179,8 +181,8 @@ final class FabricReport {
 
     static String pingpong(List<Result> rs) {
         StringBuilder b = new StringBuilder("### Fabric ping-pong vs S5's base figures (modelled µs, GB/s)\n\n");
-        b.append("`bin/hympj-bench fabric-pingpong --model ha-pacs --route both --time-dilation D 8 65536 16777216`; "
-            + "2 ranks, buffers in the registered segment, half round trip, median of 5 batches, timed with "
+        b.append("`bin/hympj-bench fabric-pingpong --model ha-pacs --route both` (messages up to 1 KiB at time "
+            + "dilation 1000, larger ones at the default, unless `--time-dilation` is given); 2 ranks, buffers in the registered segment, half round trip, median of 5 batches, timed with "
             + "`Comm.wtime()` (modelled µs). *model alone*: the timing model's figure for one message on idle "
             + "fabrics (what a perfect emulation would measure). Target: S5's figure ±10%.\n\n");
         b.append(sources(rs)).append('\n');
@@ -334,13 +336,15 @@ final class FabricReport {
         return o;
     }
 
-    static String halo(List<Result> rs, String test, String dims, String png) {
+    static String halo(List<Result> rs, String test, String dims, String png, org.hympj.router.RouteTable halocal) {
         StringBuilder b = new StringBuilder("### " + dims + "D halo exchange (S1): TCA-only, IB-only, hybrid\n\n");
         b.append("`bin/hympj-bench halo --dims ").append(dims).append(" --model ha-pacs N…` (one launch per route and "
             + "N): *tca*, *ib*, *hybrid*: one subcluster holding all ranks (`--subcluster " + (dims.equals("2") ? 4 : 8)
             + "`), hybrid by the route table; *hybrid-groups*: the groups as real subclusters (`--subcluster "
-            + (dims.equals("2") ? 2 : 4) + "`), so reachability forces IB across them. µs per iteration (modelled): "
-            + "median over the timed iterations of the slowest rank's barrier + startAll + waitAll.\n\n");
+            + (dims.equals("2") ? 2 : 4) + "`), so reachability forces IB across them; *hybrid-halocal*, where present: "
+            + "hybrid with the table calibrated on the halo itself (`calibrate --pattern halo`, ROUTER.md). µs per "
+            + "iteration (modelled): the loop's period (startAll, waitAll, barrier; from leaving one barrier to "
+            + "leaving the next), median over the timed iterations of the slowest rank.\n\n");
         b.append(sources(rs)).append('\n');
         Map<String, TreeMap<Long, Double>> s = series(rs, test);
         TreeSet<Long> ns = new TreeSet<>();
@@ -380,6 +384,39 @@ final class FabricReport {
                 } else {
                     b.append(" — | — | — | — |");
                 }
+            }
+            b.append('\n');
+        }
+        if (s.containsKey("hybrid-halocal") && s.containsKey("tca") && s.containsKey("ib")) {
+            b.append("\nWith the halo-calibrated table (hybrid-halocal):\n\n| N | hybrid-halocal | TCA/halocal | "
+                + "IB/halocal | halocal ÷ better single | ≤ 1.05? |\n|---:|---:|---:|---:|---:|---|\n");
+            for (long n : ns) {
+                Double t = s.get("tca").get(n);
+                Double i = s.get("ib").get(n);
+                Double h = s.get("hybrid-halocal").get(n);
+                if (t != null && i != null && h != null) {
+                    double r = h / Math.min(t, i);
+                    b.append(String.format(Locale.ROOT, "| %d | %.1f | %.2f | %.2f | %.2f | %s |%n", n, h, t / h, i / h,
+                        r, r <= 1.05 ? "yes" : "no"));
+                }
+            }
+        }
+        b.append("\nThe timing model alone (`HaloModel`: every face of one iteration planned at once, round-robin "
+            + "over the ranks, on the same TimingModel and timelines; no protocol, barrier or real cost), µs:\n\n"
+            + "| N | tca | ib | hybrid | hybrid-groups |" + (halocal != null ? " hybrid-halocal |" : "")
+            + "\n|---:|---:|---:|---:|---:|" + (halocal != null ? "---:|" : "") + "\n");
+        org.hympj.shm.model.ModelParams p = org.hympj.shm.model.ModelParams.load("ha-pacs");
+        org.hympj.router.RouteTable preset = org.hympj.router.RouteTable.load("ha-pacs");
+        int d = Integer.parseInt(dims);
+        int np = HaloModel.ranks(d);
+        for (long n : ns) {
+            int ni = (int) n;
+            b.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f |", n,
+                HaloModel.iteration(p, d, ni, "tca", np, null), HaloModel.iteration(p, d, ni, "ib", np, null),
+                HaloModel.iteration(p, d, ni, "hybrid", np, preset),
+                HaloModel.iteration(p, d, ni, "hybrid", HaloModel.groupSize(d), preset)));
+            if (halocal != null) {
+                b.append(String.format(Locale.ROOT, " %.1f |", HaloModel.iteration(p, d, ni, "hybrid", np, halocal)));
             }
             b.append('\n');
         }
