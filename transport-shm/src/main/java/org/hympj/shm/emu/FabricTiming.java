@@ -81,9 +81,16 @@ public final class FabricTiming {
         return epoch + (long) (modelled * dilation);
     }
 
-    /** Counts a persistent TCA send (its descriptors live on this rank's DMACs for the job). */
+    /** Counts a persistent TCA send (its descriptors live on this rank's DMACs until it is freed). */
     public void registerPersistentTca() {
         persistentTcaSends++;
+    }
+
+    /** A persistent TCA send was freed: its descriptors leave the DMACs. */
+    public void releasePersistentTca() {
+        if (persistentTcaSends > 0) {
+            persistentTcaSends--;
+        }
     }
 
     /**

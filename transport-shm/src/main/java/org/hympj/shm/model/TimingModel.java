@@ -197,7 +197,8 @@ public final class TimingModel {
         out.senderDone = engineEnd;
         out.visibleAt = dataEnd + Math.round(extraHops + (packed ? t.elements * tcaPackElement : 0) + recvBounce);
         out.engine = engine;
-        out.protocol = packed ? proto + "-packed" : t.layout == Layout.BLOCK_STRIDE ? proto + "-blockstride" : proto;
+        out.protocol = packed ? Names.of(proto, "-packed") : t.layout == Layout.BLOCK_STRIDE
+            ? Names.of(proto, "-blockstride") : proto;
         return out;
     }
 
@@ -256,7 +257,7 @@ public final class TimingModel {
         out.senderDone = hcaEnd;
         out.visibleAt = dataEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
         out.engine = hca;
-        out.protocol = (t.bytes > ibEagerLimit ? "ib-rndv-" : "ib-eager-") + proto + (packed ? "-packed" : "");
+        out.protocol = Names.of(t.bytes > ibEagerLimit ? "ib-rndv-" : "ib-eager-", proto, packed ? "-packed" : "");
         return out;
     }
 
@@ -307,6 +308,26 @@ public final class TimingModel {
             if (cur >= end || tl.reserve(res, cur, end)) {
                 return;
             }
+        }
+    }
+
+    /** Protocol names built once (planning allocates nothing per message). */
+    private static final class Names {
+        private static final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.ConcurrentHashMap<String,
+            String>> CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+
+        static String of(String a, String b) {
+            java.util.concurrent.ConcurrentHashMap<String, String> m = CACHE.get(a);
+            String n = m == null ? null : m.get(b);
+            if (n != null) {
+                return n; // the steady state: two lookups, no allocation
+            }
+            return CACHE.computeIfAbsent(a, k -> new java.util.concurrent.ConcurrentHashMap<>())
+                .computeIfAbsent(b, k -> a + b);
+        }
+
+        static String of(String a, String b, String c) {
+            return of(of(a, b), c);
         }
     }
 }

@@ -275,6 +275,14 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
     }
 
+    /** A registered send is freed: its descriptors no longer count against the DMACs' modes. */
+    void releasePersistent(SendReq s) {
+        if (s.registered && timing != null && s.channel == 0) {
+            timing.releasePersistentTca();
+        }
+        s.registered = false;
+    }
+
     // ------------------------------------------------------------------ progress
 
     @Override

@@ -125,6 +125,9 @@ abstract class Req implements PersistentRequest {
         active = false;
         error = null;
         freed = true;
+        if (this instanceof SendReq) {
+            engine.releasePersistent((SendReq) this);
+        }
         buf.clear();
     }
 
