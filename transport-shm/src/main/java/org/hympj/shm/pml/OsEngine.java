@@ -57,12 +57,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     static final int SLOTS = 16;
     private static final long STAGING_BYTES = 16L << 20;
     private static final long NONE = Long.MAX_VALUE;
-    /**
-     * A waiting thread sleeps until this long before a pending modelled instant, then spins (if
-     * cores are not oversubscribed; else yields): a yield on a loaded machine can hand the core
-     * to another process for a whole slice, and a park overshoots by the timer slack (~50 µs).
-     */
+    /** A waiting thread spins for a pending modelled instant nearer than this (cores not oversubscribed). */
     private static final long SPIN_NS = 200_000L;
+    /** ... yields for one nearer than this; further away it parks until shortly before it. */
+    private static final long SHORT_WAIT_NS = 2_000_000L;
     /** The polling thread's longest sleep (it is woken earlier when it is needed). */
     private static final long POLLER_MAX_PARK_NS = 1_000_000L;
     private static final long POLLER_MIN_PARK_NS = 10_000L;
@@ -220,17 +218,13 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         } else {
             long at = nextAt;
             long d = at == NONE ? NONE : at - System.nanoTime();
-            if (d < SPIN_NS) {
-                // a modelled instant is near: be on the core when it comes
-                if (oversubscribed) {
-                    Thread.yield();
-                } else {
-                    Thread.onSpinWait();
-                }
+            if (d < SPIN_NS && !oversubscribed) {
+                Thread.onSpinWait(); // a modelled instant is near: be on the core when it comes
+            } else if (d < SHORT_WAIT_NS) {
+                Thread.yield();      // near: a park would overshoot it (woken late, often by 100-400 µs here)
             } else if (at != NONE) {
-                // further: sleep until shortly before it (a woken sleeper gets the core back at
-                // once, a yielder on a loaded machine may not), at most 1 ms: an earlier entry may come
-                LockSupport.parkNanos(this, Math.min(d - SPIN_NS, POLLER_MAX_PARK_NS));
+                // far: sleep until shortly before it, at most 1 ms (an earlier entry may come meanwhile)
+                LockSupport.parkNanos(this, Math.min(d - SHORT_WAIT_NS / 2, POLLER_MAX_PARK_NS));
             } else {
                 appIdle.idle();      // nothing due: the rank's idle policy (spin, yield, park)
             }
