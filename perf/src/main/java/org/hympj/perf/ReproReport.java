@@ -32,7 +32,7 @@ import org.hympj.rsched.Schedulers;
  * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport scale-les3 --rows A.csv[,B.csv] [--override D.csv]
  *      [--dcheck C.csv] [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT]
  * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport onesided --native N.csv[,P.csv] --model M.csv[,Q.csv]
- *      [--model2 D.csv --model2-label TEXT] [--doc ...]
+ *      [--model2 D.csv --model2-label TEXT [--model3 ...]] [--doc ...]
  * </pre>
  *
  * Each figure is the median over the rows' repetitions (launches); {@code --override} rows replace
@@ -71,9 +71,13 @@ public final class ReproReport {
             md = scaleLes3(r, o.containsKey("dcheck") ? rows(o.get("dcheck")) : List.of(),
                 o.containsKey("img-dir") ? Paths.get(o.get("img-dir")) : null, o.getOrDefault("note", ""));
         } else if (args[0].equals("onesided")) {
-            md = oneSided(rows(o.get("native")), rows(o.get("model")),
-                o.containsKey("model2") ? rows(o.get("model2")) : List.of(), o.getOrDefault("model2-label", ""),
-                o.getOrDefault("note", ""));
+            List<List<Row>> more = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
+            for (int k = 2; o.containsKey("model" + k); k++) {
+                more.add(rows(o.get("model" + k)));
+                labels.add(o.getOrDefault("model" + k + "-label", ""));
+            }
+            md = oneSided(rows(o.get("native")), rows(o.get("model")), more, labels, o.getOrDefault("note", ""));
         } else {
             throw new IllegalArgumentException("unknown report " + args[0]);
         }
@@ -615,7 +619,7 @@ public final class ReproReport {
     static final double S2_IDEAL_US = 4.3;
 
     static String oneSided(List<Row> nat, List<Row> mod, String note) {
-        return oneSided(nat, mod, List.of(), "", note);
+        return oneSided(nat, mod, List.of(), List.of(), note);
     }
 
     /** The variant of the rows whose name starts with {@code prefix + "-pre"} (null if none). */
@@ -658,15 +662,15 @@ public final class ReproReport {
     /**
      * The S2 tables: latency under the model against the ideal (and pre-posted against one put),
      * natively against the two-sided engine (and pre-posted against two-sided pre-posted), and
-     * bandwidth; {@code mod2} (optional) is a second model run (e.g. another time dilation) labelled
-     * {@code label2}.
+     * bandwidth; {@code more} are further model runs (e.g. other time dilations), each with its
+     * label, given latency tables of their own.
      */
-    static String oneSided(List<Row> nat, List<Row> mod, List<Row> mod2, String label2, String note) {
+    static String oneSided(List<Row> nat, List<Row> mod, List<List<Row>> more, List<String> labels, String note) {
         StringBuilder b = new StringBuilder(note.isEmpty() ? "" : note + "\n\n");
         modelLatency(b, mod, "");
-        if (!mod2.isEmpty()) {
+        for (int k = 0; k < more.size(); k++) {
             b.append('\n');
-            modelLatency(b, mod2, label2);
+            modelLatency(b, more.get(k), labels.get(k));
         }
         String opre = preVariant(nat, "onesided");
         String tpre = preVariant(nat, "twosided");
