@@ -212,6 +212,9 @@ public final class Bench {
                 spec.segmentBytes(((need >> 20) + 4) << 20);
             }
         }
+        if (o.jit != null) {
+            spec.jit(o.jit);
+        }
         if (o.idle != null) {
             spec.idle(o.idle);
         }

@@ -14,6 +14,8 @@ public final class BenchOptions {
     public String buffers;
     public Duration timeout;
     public String idle;
+    /** mpjrun --jit (null: the launcher's default, auto). */
+    public String jit;
     public Integer eagerLimit;
     public Long segmentSize;
     public Integer ringSize;
@@ -67,6 +69,7 @@ public final class BenchOptions {
         "                        most --lock-wait SEC, default 1800), so benchmark launches never overlap.",
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
+        "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
         "  --subcluster S        --model M              --jvm-arg ARG (repeatable)");
 
@@ -139,6 +142,9 @@ public final class BenchOptions {
             case "--idle":
                 idle = value(argv, i + 1, a);
                 return i + 1;
+            case "--jit":
+                jit = value(argv, i + 1, a);
+                return i + 1;
             case "--eager-limit":
                 eagerLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
                 return i + 1;
@@ -167,6 +173,9 @@ public final class BenchOptions {
         List<String> o = new ArrayList<>();
         if (idle != null) {
             o.add("--idle " + idle);
+        }
+        if (jit != null) {
+            o.add("--jit " + jit);
         }
         if (eagerLimit != null) {
             o.add("--eager-limit " + eagerLimit);
@@ -205,6 +214,7 @@ public final class BenchOptions {
         o.buffers = buffers;
         o.timeout = timeout;
         o.idle = idle;
+        o.jit = jit;
         o.eagerLimit = eagerLimit;
         o.segmentSize = segmentSize;
         o.ringSize = ringSize;

@@ -40,6 +40,7 @@ public final class LaunchSpec {
     String model = "none";
     int subcluster = 0;
     String idle = "auto";
+    String jit = "auto";
     String coll = "";
     String route = "auto";
     String routeTable = "";
@@ -138,6 +139,15 @@ public final class LaunchSpec {
 
     public LaunchSpec idle(String i) {
         this.idle = i;
+        return this;
+    }
+
+    /**
+     * The ranks' JIT: "c1" (client compiler only), "tiered" (the JVM's default, C1 then C2) or
+     * "auto" (c1 when the ranks leave no core free for compiler threads, else tiered).
+     */
+    public LaunchSpec jit(String j) {
+        this.jit = j;
         return this;
     }
 

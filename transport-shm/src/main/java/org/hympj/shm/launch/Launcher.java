@@ -49,6 +49,26 @@ public final class Launcher {
         }
     }
 
+    /**
+     * The JIT flags for the ranks. With as many ranks as cores or more, every core runs a
+     * rank, and C2's compiler threads of N JVMs compete with them for seconds: measured on 2
+     * cores, 8-rank 3D halo N=16 240 µs per iteration with tiered compilation against 42 µs
+     * with C1 only, 2-rank 8-byte ping-pong 0.49 against 0.21 µs (docs/PERFORMANCE.md). Long
+     * compute-bound runs with free cores keep C2 (tiered).
+     */
+    static List<String> jitFlags(String jit, int ranks, int cores) {
+        switch (jit) {
+            case "c1":
+                return List.of("-XX:TieredStopAtLevel=1");
+            case "tiered":
+                return List.of();
+            case "auto":
+                return ranks >= cores ? List.of("-XX:TieredStopAtLevel=1") : List.of();
+            default:
+                throw new IllegalArgumentException("--jit must be auto, c1 or tiered, was '" + jit + "'");
+        }
+    }
+
     static String javaCommand() {
         return ProcessHandle.current().info().command()
             .orElse(System.getProperty("java.home") + "/bin/java");
@@ -68,6 +88,7 @@ public final class Launcher {
             default:
                 throw new IllegalArgumentException("--idle must be auto, spin, yield or backoff, was '" + spec.idle + "'");
         }
+        jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()); // checks --jit first
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
@@ -147,7 +168,8 @@ public final class Launcher {
             List<String> cmd = new ArrayList<>();
             cmd.add(javaCommand());
             cmd.addAll(flags);
-            cmd.addAll(spec.jvmArgs);
+            cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
+            cmd.addAll(spec.jvmArgs); // after ours: a user's flag wins
             cmd.add("-cp");
             cmd.add(spec.classpath);
             cmd.add(spec.mainClass);

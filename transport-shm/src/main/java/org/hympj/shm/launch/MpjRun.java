@@ -13,7 +13,7 @@ import org.hympj.shm.job.JobDirectory;
  *
  * <pre>
  * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP] [--bulk-size B] [--inline-limit B]
- *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff]
+ *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff] [--jit auto|c1|tiered]
  *        MAIN [args…]
  * mpjrun --clean
  * </pre>
@@ -50,6 +50,8 @@ public final class MpjRun {
         "  --inline-limit BYTES  largest message copied into the packet ring itself; default 8k",
         "  --eager-limit BYTES   largest message sent without handshake (via bulk); default bulk size/8",
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff",
+        "  --jit auto|c1|tiered  the ranks' JIT compiler: c1 only, or C1 then C2 (tiered); auto (default):",
+        "                        c1 when ranks >= cores (compiler threads would compete with the ranks)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
@@ -166,6 +168,9 @@ public final class MpjRun {
                     break;
                 case "--idle":
                     spec.idle(value(argv, ++i, a));
+                    break;
+                case "--jit":
+                    spec.jit(value(argv, ++i, a));
                     break;
                 case "--jvm-arg":
                     spec.jvmArg(value(argv, ++i, a));

@@ -65,6 +65,7 @@ class MpjRunTest {
         "-np 2 --inline-limit 1m " + NO_MAIN + "            | inline limit",
         "-np 2 --model tca " + NO_MAIN + "                  | --model tca",
         "-np 2 --idle bogus --timeout 20 " + NO_MAIN + "    | idle",
+        "-np 2 --jit c3 --timeout 20 " + NO_MAIN + "        | --jit",
         "-np 2 --ring-size 4g --timeout 20 " + NO_MAIN + "  | --ring-size",
         "-np 2 --jvm-arg                                    | --jvm-arg needs a value",
     })
