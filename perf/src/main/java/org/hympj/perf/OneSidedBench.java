@@ -271,9 +271,9 @@ public final class OneSidedBench {
     }
 
     /**
-     * S2's ideal from the model, in modelled ns: {notify, put} = the duration of a 32-byte TCA
-     * address write from rank 1 to rank 0 (as the one-sided engine plans it: segment to segment)
-     * and of the {@code size}-byte TCA data put from rank 0 to rank 1 (a non-persistent isend, its
+     * S2's ideal from the model, in modelled ns: {notify, put} = the duration of a 32-byte
+     * address write (over TCA, or IB when ranks 0 and 1 are in different subclusters) from rank 1 to rank 0 (as the one-sided engine plans it: segment to segment)
+     * and of the {@code size}-byte data put from rank 0 to rank 1 (a non-persistent isend, its
      * descriptor already in the cache: planned until the cache has promoted it; from the heap
      * into the receiver's staging area for heap buffers, segment to segment otherwise), each on
      * empty {@link ArrayTimelines}.
@@ -282,7 +282,9 @@ public final class OneSidedBench {
         ModelParams p = model.params();
         Plan plan = new Plan();
         int[] path = new int[Math.max(4, model.topology().maxHops() + 2)];
-        Transfer notify = new Transfer().set(Fabric.TCA, 1, 0, 32, Layout.CONTIGUOUS, 1, 32);
+        // the fabric the one-sided engine takes: TCA inside a subcluster, IB across
+        Fabric f = model.topology().tcaReaches(0, 1) ? Fabric.TCA : Fabric.IB;
+        Transfer notify = new Transfer().set(f, 1, 0, 32, Layout.CONTIGUOUS, 1, 32);
         notify.mode = Transfer.Mode.MTOM;
         notify.persistent = true;
         notify.chainLength = 0;
@@ -290,7 +292,7 @@ public final class OneSidedBench {
         double n = plan.visibleAt;
         DescriptorCache cache = new DescriptorCache(DescriptorCache.policy(p.string("tca.cache.policy", "lru")),
             (int) p.count("tca.cache.entries", 64), (int) p.count("tca.cache.promote.after", 4));
-        Transfer put = new Transfer().set(Fabric.TCA, 0, 1, size, Layout.CONTIGUOUS, 1, size);
+        Transfer put = new Transfer().set(f, 0, 1, size, Layout.CONTIGUOUS, 1, size);
         put.mode = kind == BufferKind.HEAP ? Transfer.Mode.BTOM : Transfer.Mode.MTOM;
         put.persistent = false;
         put.cacheKey = (1L * 31 + size) * 31 + 7;

@@ -62,6 +62,10 @@ class ReproBenchTest {
         // a DMA from a cached (promoted) descriptor: internal-memory start + bytes / DMA bandwidth
         assertEquals(p.ns("tca.dma.latency.internal") + 4096 / p.bytesPerNs("tca.dma.bandwidth"), big[1], 1.0);
         assertEquals(small[0], big[0]);
+        // ranks 0 and 1 in different subclusters: the engine and its ideal go over IB
+        TimingModel apart = new TimingModel(p, new NetTopology(2, 1, false, null, 4, 0));
+        double[] ib = OneSidedBench.ideal(apart, BufferKind.SEGMENT, 8);
+        assertEquals(p.ns("ib.latency") + 8 / p.bytesPerNs("ib.gdr.direct.bandwidth"), ib[1], 2.0);
     }
 
     @Test
