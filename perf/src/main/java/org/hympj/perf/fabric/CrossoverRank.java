@@ -6,7 +6,6 @@ import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.Mpj;
 import org.hympj.api.PersistentRequest;
-import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
 import org.hympj.perf.Rows;
 
@@ -76,39 +75,8 @@ public final class CrossoverRank {
     }
 
     static double pingpong(Comm comm, int rank, int peer, Face face, int n, SegmentBuffer a, SegmentBuffer g) {
-        int[] wi = iters(face.bytes(n));
-        double[] bt = new double[Rows.NBATCH];
-        int e = Math.toIntExact(face.elements(n));
-        PersistentRequest rr = comm.recvInit(g, 0, e, Datatype.DOUBLE, peer, 5);
-        PersistentRequest sr = comm.sendInit(a, 0, face.count(n), face.type(n), peer, 5);
-        PersistentRequest[] both = {rr, sr};
-        try {
-            for (int b = -1; b < Rows.NBATCH; b++) {
-                int it = b < 0 ? wi[0] : wi[1];
-                comm.barrier();
-                double t0 = comm.wtime();
-                if (rank == 0) {
-                    for (int i = 0; i < it; i++) {
-                        Request.startAll(both);
-                        Request.waitAll(both);
-                    }
-                } else {
-                    for (int i = 0; i < it; i++) {
-                        rr.start();
-                        rr.waitFor();
-                        sr.start();
-                        sr.waitFor();
-                    }
-                }
-                double el = comm.wtime() - t0;
-                if (b >= 0) {
-                    bt[b] = el * 1e6 / (2.0 * it);
-                }
-            }
-        } finally {
-            rr.free();
-            sr.free();
-        }
-        return Rows.median(bt);
+        // the face with its derived datatype out of the array, received contiguous into the ghost buffer
+        return FabricPingRank.persistent(comm, rank, peer, a, face.type(n), face.count(n), g, Datatype.DOUBLE,
+            Math.toIntExact(face.elements(n)), iters(face.bytes(n)));
     }
 }

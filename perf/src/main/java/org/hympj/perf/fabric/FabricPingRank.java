@@ -113,7 +113,7 @@ public final class FabricPingRank {
                     int rc = (int) (size / 8);
                     double us = variant.equals("blocking") || variant.equals("isend")
                         ? blocking(comm, rank, sbuf, st, sc, rbuf, rt, rc, size, variant.equals("isend"))
-                        : persistent(comm, rank, peer, sbuf, st, sc, rbuf, rt, rc, size);
+                        : persistent(comm, rank, peer, sbuf, st, sc, rbuf, rt, rc, iters(size));
                     if (rank == 0) {
                         String v = variant + "-" + layout;
                         Rows.print(Rows.row(test, v, size, rep, us, 3, "us"));
@@ -168,9 +168,13 @@ public final class FabricPingRank {
         return Rows.median(bt);
     }
 
+    /**
+     * Persistent ping-pong (rank 0 starts both and waits for both; the peer receives, then
+     * sends), a warm-up batch of {@code wi[0]} and {@link Rows#NBATCH} batches of {@code wi[1]}
+     * round trips: the median batch's half round trip, µs (modelled under a model).
+     */
     static double persistent(Comm comm, int rank, int peer, SegmentBuffer sbuf, Datatype st, int sc,
-                             SegmentBuffer rbuf, Datatype rt, int rc, long size) {
-        int[] wi = iters(size);
+                             SegmentBuffer rbuf, Datatype rt, int rc, int[] wi) {
         double[] bt = new double[Rows.NBATCH];
         PersistentRequest rr = comm.recvInit(rbuf, 0, rc, rt, peer, TAG);
         PersistentRequest sr = comm.sendInit(sbuf, 0, sc, st, peer, TAG);
