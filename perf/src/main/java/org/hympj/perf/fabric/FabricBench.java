@@ -187,6 +187,35 @@ public final class FabricBench {
         return 0;
     }
 
+    /**
+     * Ping-pongs face {@code f} at every N of {@code ns} (ascending) over TCA, then over IB, one
+     * launch of {@link CrossoverRank} each; returns fabric → N → modelled µs one way.
+     */
+    static Map<String, Map<Integer, Double>> faceOverBothFabrics(Opts o, String test, Face f, List<Integer> ns,
+                                                                 double dil, PrintStream out, PrintStream err)
+        throws IOException {
+        Map<String, Map<Integer, Double>> byFabric = new TreeMap<>();
+        for (String fabric : List.of("tca", "ib")) {
+            Launch l = base(o, CrossoverRank.class.getName(), 2);
+            l.route = fabric;
+            l.dilation = dil;
+            l.segmentBytes = segmentFor(f, ns.get(ns.size() - 1));
+            l.args = new ArrayList<>(List.of(test + fabric, "1", f.key));
+            for (int n : ns) {
+                l.args.add(Integer.toString(n));
+            }
+            Map<Integer, Double> v = new TreeMap<>();
+            for (String row : l.run(out, err)) {
+                if (!row.startsWith("#")) {
+                    String[] c = row.split(",");
+                    v.put(Integer.parseInt(c[3]), Double.parseDouble(c[5]));
+                }
+            }
+            byFabric.put(fabric, v);
+        }
+        return byFabric;
+    }
+
     /** Messages up to this size are timed at {@link #LATENCY_DILATION} unless --time-dilation is given. */
     static final long LATENCY_SIZE_MAX = 1024;
     /**
@@ -417,25 +446,7 @@ public final class FabricBench {
             for (Face f : faces) {
                 List<Integer> ns = grid(f, analytic.get(f));
                 grids.put(f, ns);
-                Map<String, Map<Integer, Double>> byFabric = new TreeMap<>();
-                for (String fabric : List.of("tca", "ib")) {
-                    Launch l = base(o, CrossoverRank.class.getName(), 2);
-                    l.route = fabric;
-                    l.dilation = dil;
-                    l.segmentBytes = segmentFor(f, ns.get(ns.size() - 1));
-                    l.args = new ArrayList<>(List.of("crossover-" + fabric, "1", f.key));
-                    for (int n : ns) {
-                        l.args.add(Integer.toString(n));
-                    }
-                    Map<Integer, Double> v = new TreeMap<>();
-                    for (String row : l.run(out, err)) {
-                        if (!row.startsWith("#")) {
-                            String[] c = row.split(",");
-                            v.put(Integer.parseInt(c[3]), Double.parseDouble(c[5]));
-                        }
-                    }
-                    byFabric.put(fabric, v);
-                }
+                Map<String, Map<Integer, Double>> byFabric = faceOverBothFabrics(o, "crossover-", f, ns, dil, out, err);
                 for (int n : ns) {
                     out.println(org.hympj.perf.Rows.row("crossover-model-tca", f.key, n, 1, an.face(Fabric.TCA, f, n), 3,
                         "us"));
@@ -551,25 +562,7 @@ public final class FabricBench {
                 for (int d : new int[] {-32, -8, 8, 32}) {
                     ns.add(c + d);
                 }
-                Map<String, Map<Integer, Double>> v = new TreeMap<>();
-                for (String fabric : List.of("tca", "ib")) {
-                    Launch l = base(o, CrossoverRank.class.getName(), 2);
-                    l.route = fabric;
-                    l.dilation = dil;
-                    l.segmentBytes = segmentFor(f, ns.get(3));
-                    l.args = new ArrayList<>(List.of("calibrate-" + fabric, "1", f.key));
-                    for (int n : ns) {
-                        l.args.add(Integer.toString(n));
-                    }
-                    Map<Integer, Double> m = new TreeMap<>();
-                    for (String row : l.run(out, err)) {
-                        if (!row.startsWith("#")) {
-                            String[] cs = row.split(",");
-                            m.put(Integer.parseInt(cs[3]), Double.parseDouble(cs[5]));
-                        }
-                    }
-                    v.put(fabric, m);
-                }
+                Map<String, Map<Integer, Double>> v = faceOverBothFabrics(o, "calibrate-", f, ns, dil, out, err);
                 x = crossing(ns, v.get("tca"), v.get("ib"));
                 if (x < 0) {
                     x = -x; // IB already faster at the smallest N measured: that N bounds it
