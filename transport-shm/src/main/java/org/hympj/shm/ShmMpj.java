@@ -46,7 +46,7 @@ public final class ShmMpj extends Mpj {
         ShmFabric fabric = new ShmFabric(job, rank);
         FabricTiming timing = null;
         if (!job.config().model.equals("none")) {
-            timing = new FabricTiming(FabricTiming.modelFor(job.config()), new SharedTimelines(fabric.timelines()),
+            timing = new FabricTiming(FabricTiming.modelFor(job.config()), new SharedTimelines(fabric.timelines(), rank),
                 job.config(), rank, Runtime.getRuntime().availableProcessors());
         }
         this.engine = new Engine(fabric, job.config(), control, !ownsJob, timing);
@@ -55,7 +55,7 @@ public final class ShmMpj extends Mpj {
         SegmentAllocator segment = new SegmentAllocator(fabric);
         if (job.config().p2p.equals("onesided")) {
             FabricTiming osTiming = timing == null ? null : new FabricTiming(timing.model(),
-                new SharedTimelines(fabric.timelines()), job.config(), rank, Runtime.getRuntime().availableProcessors());
+                new SharedTimelines(fabric.timelines(), rank), job.config(), rank, Runtime.getRuntime().availableProcessors());
             this.oneSided = org.hympj.shm.pml.OneSided.start(engine, job, segment, osTiming);
         } else {
             this.oneSided = null;

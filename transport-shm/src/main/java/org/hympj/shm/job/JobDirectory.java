@@ -89,9 +89,9 @@ public final class JobDirectory {
         return dir.resolve("job.timelines");
     }
 
-    /** Bytes of the timelines file: room for 64 resources per rank. */
+    /** Bytes of the timelines file: room for 64 resources per rank (engines, links, adapters). */
     public static long timelinesBytes(int ranks) {
-        return 64L * 8 * ranks;
+        return org.hympj.shm.emu.SharedTimelines.fileBytes(64 * ranks);
     }
 
     public Path controlFile() {

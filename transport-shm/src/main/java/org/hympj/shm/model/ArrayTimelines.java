@@ -1,24 +1,29 @@
 package org.hympj.shm.model;
 
-/** Timelines in a plain array, for one thread (the simulator, tests). */
-public final class ArrayTimelines implements Timelines {
-    private final long[] until;
+/** Timelines in a private array, for one thread (the simulator, replays, tests): no lock needed. */
+public final class ArrayTimelines extends IntervalTimelines {
+    private final long[] words;
 
     public ArrayTimelines(int resources) {
-        until = new long[resources];
+        super(resources);
+        words = new long[Math.toIntExact((long) resources * STRIDE)];
     }
 
     @Override
-    public long busyUntil(int resource) {
-        return until[resource];
+    protected long word(int index) {
+        return words[index];
     }
 
     @Override
-    public boolean reserve(int resource, long expect, long update) {
-        if (until[resource] != expect) {
-            return false;
-        }
-        until[resource] = update;
-        return true;
+    protected void word(int index, long value) {
+        words[index] = value;
+    }
+
+    @Override
+    public void lock() {
+    }
+
+    @Override
+    public void unlock() {
     }
 }

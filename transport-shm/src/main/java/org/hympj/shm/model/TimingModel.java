@@ -4,21 +4,23 @@ import org.hympj.spi.Layout;
 
 /**
  * The physics of the emulated fabrics: given a transfer issued at a modelled time, it picks
- * the protocol, reserves the engines and links the transfer uses on the {@link Timelines}
- * (later transfers wait for them: contention), and says when the sender is done and when the
+ * the protocol, books the engines and links the transfer uses on the {@link Timelines}
+ * (other transfers wait for them: contention), and says when the sender is done and when the
  * data is visible at the receiver. Pure: no I/O, no clock; the emulator and the simulator
  * run the very same instance code.
  *
  * <p>Links have their own bandwidth: a link carries {@code bytes/linkBandwidth} of a
  * transfer's time, an engine {@code overhead + bytes/engineBandwidth}. Engines are held for
- * their whole work; each link (TCA hop, IB uplink and downlink) accumulates the work it
- * carries independently of the others, as packet forwarding does (no circuit through a
- * multi-hop path, no adapter idling behind a busy destination): a transfer's data has
- * arrived when its slowest link is through. Where a link carries more than one engine
- * pushes, a second put starts on another engine at once and its data follows the first's on
- * the link (S3's link sharing): two 8 KiB puts on one tofu link end at 4.28 µs, as in
- * RSched's bandwidth-sharing simulator. Updates are compare-and-set, so concurrent planners
- * (the ranks of an emulated job) never lose a reservation.
+ * their whole work, in the first idle gap long enough for it (a transfer planned later may run
+ * before one planned earlier: ranks plan when they call, not when their transfers run); each
+ * link (TCA hop, IB uplink and downlink) carries the work of its transfers in its idle time,
+ * independently of the others, as packet forwarding does (no circuit through a multi-hop
+ * path, no adapter idling behind a busy destination): a transfer's data has arrived when its
+ * slowest link is through. Where a link carries more than one engine pushes, a second put
+ * starts on another engine at once and its data follows the first's on the link (S3's link
+ * sharing): two 8 KiB puts on one tofu link end at 4.28 µs, as in RSched's bandwidth-sharing
+ * simulator. A plan holds the timelines' lock, so concurrent planners (the ranks of an
+ * emulated job) never lose a booking.
  */
 public final class TimingModel {
     private final ModelParams params;
@@ -104,12 +106,20 @@ public final class TimingModel {
         return hasIb;
     }
 
-    /** Plans {@code t} issued at modelled time {@code now}; reserves its resources on {@code tl}. */
+    /**
+     * Plans {@code t} issued at modelled time {@code now}; books its resources on {@code tl}
+     * (holding the timelines' lock while it reads and books them).
+     */
     public Plan plan(Transfer t, long now, Timelines tl, DescriptorCache cache, int[] pathScratch, Plan out) {
-        if (t.fabric == Fabric.IB) {
-            return planIb(t, now, tl, out);
+        tl.lock();
+        try {
+            if (t.fabric == Fabric.IB) {
+                return planIb(t, now, tl, out);
+            }
+            return planTca(t, now, tl, cache, pathScratch, out);
+        } finally {
+            tl.unlock();
         }
-        return planTca(t, now, tl, cache, pathScratch, out);
     }
 
     private Plan planTca(Transfer t, long now, Timelines tl, DescriptorCache cache, int[] path, Plan out) {
@@ -156,41 +166,61 @@ public final class TimingModel {
             }
         }
         double bursts = t.layout == Layout.BLOCK_STRIDE ? t.blocks * burstCost : 0;
-        double engineTime = startCost + t.bytes / dmaBw + bursts;
+        long engineNs = Math.round(startCost + t.bytes / dmaBw + bursts);
         double linkTime = t.bytes / tcaLinkBw;
         long ready = now + Math.round(pack + sendBounce);
         int n = topo.path(t.src, t.dst, path);
-        // the engine that frees first; under the tofu model also the destination's receive engine
-        int engine = t.engineHint >= 0 ? topo.engine(t.src, t.engineHint % topo.engines())
-            : earliest(tl, topo.engine(t.src, 0), topo.engines());
-        int recvEngine = topo.recvEngines() <= 0 ? -1 : t.recvEngineHint >= 0
-            ? topo.recvEngine(t.dst, t.recvEngineHint % topo.recvEngines())
-            : earliest(tl, topo.recvEngine(t.dst, 0), topo.recvEngines());
-        long start = Math.max(ready, tl.busyUntil(engine));
-        if (recvEngine >= 0) {
-            start = Math.max(start, tl.busyUntil(recvEngine));
+        // the send engine (a scheduler's, or the first free one) and, under the tofu model, the
+        // destination's receive engine: the earliest instant both are free for the engine's work
+        int sendFirst = t.engineHint >= 0 ? topo.engine(t.src, t.engineHint % topo.engines()) : topo.engine(t.src, 0);
+        int sendCount = t.engineHint >= 0 ? 1 : topo.engines();
+        boolean hasRecv = topo.recvEngines() > 0;
+        int recvFirst = !hasRecv ? -1 : t.recvEngineHint >= 0
+            ? topo.recvEngine(t.dst, t.recvEngineHint % topo.recvEngines()) : topo.recvEngine(t.dst, 0);
+        int recvCount = !hasRecv ? 0 : t.recvEngineHint >= 0 ? 1 : topo.recvEngines();
+        long start = ready;
+        int engine = sendFirst;
+        int recvEngine = recvFirst;
+        for (int round = 0; ; round++) {
+            engine = firstFit(tl, sendFirst, sendCount, start, engineNs);
+            long s1 = tl.fit(engine, start, engineNs);
+            if (!hasRecv) {
+                start = s1;
+                break;
+            }
+            recvEngine = firstFit(tl, recvFirst, recvCount, s1, engineNs);
+            long s2 = tl.fit(recvEngine, s1, engineNs);
+            if (s2 == s1) {
+                start = s1;
+                break;
+            }
+            start = s2;
+            if (round == 64) { // gaps that never line up: after both engines' last bookings they do
+                start = Math.max(start, Math.max(tl.busyUntil(engine), tl.busyUntil(recvEngine)));
+                break;
+            }
         }
-        // Each link of the path accumulates the work it carries, independently of the others
-        // (PEACH2 forwards packets; a multi-hop put is not a circuit): its data enters a link
-        // at the end of its access overhead or when the link has carried what it had before.
-        // The engine cannot push faster than its first link drains, so it is held until that
-        // link has carried the data; the data is all there when the slowest link is through.
+        // Each link of the path carries the work of its transfers independently of the others
+        // (PEACH2 forwards packets; a multi-hop put is not a circuit), in whatever idle time it
+        // has from the moment the data can enter it (the end of the access overhead). The engine
+        // cannot push faster than its first link drains, so it is held until that link has
+        // carried the data; the data is all there when the slowest link is through.
         long dataFrom = start + Math.round(startCost);
         long linkTimeNs = Math.round(linkTime);
         long arrived = 0;
         long firstLinkEnd = 0;
         boolean small = t.bytes <= packetLimit;
         for (int i = 0; i < n; i++) {
-            long end = small ? cutIn(tl, path[i], dataFrom, linkTimeNs) : accumulate(tl, path[i], dataFrom, linkTimeNs);
+            long end = small ? cutIn(tl, path[i], dataFrom, linkTimeNs) : tl.fill(path[i], dataFrom, linkTimeNs);
             if (i == 0) {
                 firstLinkEnd = end;
             }
             arrived = Math.max(arrived, end);
         }
-        long engineEnd = Math.max(start + Math.round(engineTime), firstLinkEnd);
-        reserveMax(tl, engine, engineEnd);
+        long engineEnd = Math.max(start + engineNs, firstLinkEnd);
+        tl.book(engine, start, engineEnd);
         if (recvEngine >= 0) {
-            reserveMax(tl, recvEngine, engineEnd);
+            tl.book(recvEngine, start, engineEnd);
         }
         long dataEnd = Math.max(engineEnd, arrived);
         out.start = start;
@@ -230,9 +260,10 @@ public final class TimingModel {
         int hca = topo.ibHca(t.src);
         int up = topo.ibUp(t.src);
         int down = topo.ibDown(t.dst);
-        // the adapter, the sender's uplink and the receiver's downlink each accumulate their own
-        // work (a switch buffers; a busy destination does not hold the adapter idle)
+        // the adapter, the sender's uplink and the receiver's downlink each carry their own work
+        // (a switch buffers; a busy destination does not hold the adapter idle)
         long linkNs = Math.round(t.bytes / ibLinkBw);
+        long hcaNs = Math.round(rndv + stage + wire);
         long start;
         long hcaEnd;
         long dataEnd;
@@ -242,15 +273,15 @@ public final class TimingModel {
             long wireFrom = start + Math.round(rndv);
             long upEnd = cutIn(tl, up, wireFrom, linkNs);
             long downEnd = cutIn(tl, down, wireFrom, linkNs);
-            hcaEnd = Math.max(cutIn(tl, hca, start, Math.round(rndv + stage + wire)), upEnd);
+            hcaEnd = Math.max(cutIn(tl, hca, start, hcaNs), upEnd);
             dataEnd = Math.max(hcaEnd, downEnd);
         } else {
-            start = Math.max(ready, tl.busyUntil(hca));
+            start = tl.fit(hca, ready, hcaNs);
             long wireFrom = start + Math.round(rndv);
-            long upEnd = accumulate(tl, up, wireFrom, linkNs);
-            long downEnd = accumulate(tl, down, wireFrom, linkNs);
-            hcaEnd = Math.max(start + Math.round(rndv + stage + wire), upEnd);
-            reserveMax(tl, hca, hcaEnd);
+            long upEnd = tl.fill(up, wireFrom, linkNs);
+            long downEnd = tl.fill(down, wireFrom, linkNs);
+            hcaEnd = Math.max(start + hcaNs, upEnd);
+            tl.book(hca, start, hcaEnd);
             dataEnd = Math.max(hcaEnd, downEnd);
         }
         out.start = start;
@@ -261,11 +292,12 @@ public final class TimingModel {
         return out;
     }
 
-    private static int earliest(Timelines tl, int first, int n) {
+    /** Of {@code n} resources from {@code first}, the one free soonest at or after {@code from} for {@code d}. */
+    private static int firstFit(Timelines tl, int first, int n, long from, long d) {
         int best = first;
-        long bt = tl.busyUntil(first);
-        for (int i = 1; i < n; i++) {
-            long v = tl.busyUntil(first + i);
+        long bt = tl.fit(first, from, d);
+        for (int i = 1; i < n && bt > from; i++) {
+            long v = tl.fit(first + i, from, d);
             if (v < bt) {
                 bt = v;
                 best = first + i;
@@ -275,40 +307,14 @@ public final class TimingModel {
     }
 
     /**
-     * Appends {@code duration} of work to a resource's timeline, starting no earlier than
-     * {@code from}; returns when that work ends. Atomic against concurrent planners.
-     */
-    private static long accumulate(Timelines tl, int res, long from, long duration) {
-        while (true) {
-            long cur = tl.busyUntil(res);
-            long end = Math.max(from, cur) + duration;
-            if (tl.reserve(res, cur, end)) {
-                return end;
-            }
-        }
-    }
-
-    /**
      * A transfer of a few packets does not queue behind the bulk a resource already carries:
      * packets of different transfers interleave (a switch port, a PCIe link, an adapter's queue
-     * pairs), so it takes {@code duration} from {@code from}, and delays the bulk by as much.
+     * pairs), so it takes {@code duration} from {@code from}; its time is booked (joined with
+     * whatever it overlaps) so that bulk planned later does not count it as idle.
      */
     private static long cutIn(Timelines tl, int res, long from, long duration) {
-        while (true) {
-            long cur = tl.busyUntil(res);
-            if (tl.reserve(res, cur, Math.max(cur, from) + duration)) {
-                return from + duration;
-            }
-        }
-    }
-
-    private static void reserveMax(Timelines tl, int res, long end) {
-        while (true) {
-            long cur = tl.busyUntil(res);
-            if (cur >= end || tl.reserve(res, cur, end)) {
-                return;
-            }
-        }
+        tl.book(res, from, from + duration);
+        return from + duration;
     }
 
     /** Protocol names built once (planning allocates nothing per message). */

@@ -130,6 +130,50 @@ class TimingModelTest {
     }
 
     @Test
+    void aTransferPlannedLaterTakesAnIdleGapBeforeAnEarlierPlannersLateBooking() {
+        NetTopology topo = rings(8, 8);
+        TimingModel m = new TimingModel(HA, topo);
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        long bytes = 1 << 20;
+        // rank 0 queues two puts on its engine 0: the second (to rank 2, over links 0+ and 1+)
+        // runs only once the first is done, and books link 1+ that late
+        Transfer x = contiguous(Fabric.TCA, 0, 1, bytes);
+        x.engineHint = 0;
+        Plan first = plan(m, tl, x, 0);
+        Transfer y = contiguous(Fabric.TCA, 0, 2, bytes);
+        y.engineHint = 0;
+        Plan second = plan(m, tl, y, 0);
+        assertTrue(second.start >= first.senderDone, "queued behind the first on engine 0");
+        // rank 1, planning afterwards, sends over link 1+ at once: the link is idle until then
+        Plan z = plan(m, tl, contiguous(Fabric.TCA, 1, 2, bytes), 0);
+        Plan alone = plan(m, new ArrayTimelines(topo.resources()), contiguous(Fabric.TCA, 1, 2, bytes), 0);
+        assertEquals(alone.visibleAt, z.visibleAt, 1.0, "z runs in link 1+'s idle time before y's booking");
+        assertTrue(z.visibleAt <= second.start + 2000, z.visibleAt + " before y needs the link at " + second.start);
+    }
+
+    @Test
+    void aReceiveEngineBookedLateStillTakesAnEarlierPutInItsGap() {
+        NetTopology topo = new NetTopology(9, 9, true, new int[] {3, 3}, 4, 1); // one receive engine per rank
+        TimingModel m = new TimingModel(ModelParams.load("tofu"), topo);
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        long bytes = 64 << 10;
+        Transfer a = contiguous(Fabric.TCA, 0, 1, bytes);
+        a.engineHint = 0;
+        Plan a1 = plan(m, tl, a, 0);
+        Transfer b = contiguous(Fabric.TCA, 0, 4, bytes);
+        b.engineHint = 0;
+        plan(m, tl, b, 0); // rank 0's engine 0 is busy until a1 ends
+        Transfer c = contiguous(Fabric.TCA, 0, 1, bytes);
+        c.engineHint = 0;
+        Plan late = plan(m, tl, c, 0); // into rank 1's only receive engine, late
+        assertTrue(late.start > a1.senderDone, "rank 0's third put runs late");
+        // rank 2 -> rank 1 (another link), planned after all that: rank 1's receive engine is idle
+        // between a1 and the late put, long enough for it
+        Plan mid = plan(m, tl, contiguous(Fabric.TCA, 2, 1, bytes), a1.senderDone);
+        assertEquals(a1.senderDone, mid.start, "the gap on rank 1's receive engine takes it");
+    }
+
+    @Test
     void antipodalTrafficUsesBothDirectionsOfTheRing() {
         NetTopology t = rings(8, 8);
         int[] p0 = new int[8];
