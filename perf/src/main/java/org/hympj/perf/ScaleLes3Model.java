@@ -33,9 +33,8 @@ import org.hympj.spi.Layout;
  * time dilation removes the cost of the Java code, and how much the order matters.
  */
 public final class ScaleLes3Model {
-    /** The 4×2 periodic grid of 8 ranks (dimsCreate(8, 2)), the torus of the tofu model. */
+    /** The 4×2 periodic grid of 8 ranks (dimsCreate(8, 2)), the torus of the tofu model (default). */
     public static final int[] DIMS = {4, 2};
-    static final int RANKS = 8;
 
     /** In which order the ranks' puts are planned on the shared timelines. */
     public enum Order { RANKS, INTERLEAVED }
@@ -43,8 +42,9 @@ public final class ScaleLes3Model {
     private ScaleLes3Model() {
     }
 
-    static NetTopology topology() {
-        return new NetTopology(RANKS, RANKS, true, DIMS, 4, 4);
+    static NetTopology topology(int[] dims) {
+        int n = dims[0] * dims[1];
+        return new NetTopology(n, n, true, dims, 4, 4);
     }
 
     /** RSched's machine as the engine builds it from the tofu model. */
@@ -55,13 +55,13 @@ public final class ScaleLes3Model {
             p.ns("tca.dma.latency.register"), (int) Math.max(1, p.count("tca.dma.recv.engines", engines)));
     }
 
-    static int[] coords(int rank) {
-        return new int[] {rank / DIMS[1], rank % DIMS[1]};
+    static int[] coords(int[] dims, int rank) {
+        return new int[] {rank / dims[1], rank % dims[1]};
     }
 
     /** The messages of one rank (ScaleLesHalo's order). */
-    static List<Message> messages(int rank, String pattern, int k) {
-        return ScaleLesHalo.messages(DIMS, coords(rank), Pattern.parse(pattern), k);
+    static List<Message> messages(int[] dims, int rank, String pattern, int k) {
+        return ScaleLesHalo.messages(dims, coords(dims, rank), Pattern.parse(pattern), k);
     }
 
     /**
@@ -70,9 +70,14 @@ public final class ScaleLes3Model {
      * one link, and so are NE/SE and NW/SW).
      */
     public static List<Put> enginePuts(int rank, String pattern, int k) {
-        NetTopology topo = topology();
+        return enginePuts(DIMS, rank, pattern, k);
+    }
+
+    /** As above on a {@code dims} periodic grid. */
+    public static List<Put> enginePuts(int[] dims, int rank, String pattern, int k) {
+        NetTopology topo = topology(dims);
         List<Put> puts = new ArrayList<>();
-        for (Message m : messages(rank, pattern, k)) {
+        for (Message m : messages(dims, rank, pattern, k)) {
             puts.add(new Put(puts.size(), m.dest(), topo.direction(rank, m.dest()), Math.max(1, m.bytes()),
                 topo.diagonal(rank, m.dest())));
         }
@@ -85,9 +90,9 @@ public final class ScaleLes3Model {
      * the engine told it the direction of travel instead of the first link of the route.
      */
     public static List<Put> travelDirectionPuts(int rank, String pattern, int k) {
-        NetTopology topo = topology();
+        NetTopology topo = topology(DIMS);
         List<Put> puts = new ArrayList<>();
-        for (Message m : messages(rank, pattern, k)) {
+        for (Message m : messages(DIMS, rank, pattern, k)) {
             puts.add(new Put(puts.size(), m.dest(), m.direction().ordinal(), Math.max(1, m.bytes()),
                 topo.diagonal(rank, m.dest())));
         }
@@ -101,20 +106,31 @@ public final class ScaleLes3Model {
 
     /** RSched's schedule of rank 0's set on the 4×2 torus (policy "none": rr:1, RSched's reading of it). */
     public static Schedule schedule(String policy, String pattern, int k) {
-        return Schedulers.parse(policy).schedule(enginePuts(0, pattern, k), machine());
+        return schedule(DIMS, policy, pattern, k);
+    }
+
+    /** As above on a {@code dims} periodic grid. */
+    public static Schedule schedule(int[] dims, String policy, String pattern, int k) {
+        return Schedulers.parse(policy).schedule(enginePuts(dims, 0, pattern, k), machine());
     }
 
     /** The modelled time (ns) of one exchange replayed on the emulator's model: the latest visibility. */
     public static double replay(String policy, String pattern, int k, Order order) {
+        return replay(DIMS, policy, pattern, k, order);
+    }
+
+    /** As above on a {@code dims} periodic grid. */
+    public static double replay(int[] dims, String policy, String pattern, int k, Order order) {
         ModelParams p = ModelParams.load("tofu");
-        NetTopology topo = topology();
+        NetTopology topo = topology(dims);
+        int ranks = dims[0] * dims[1];
         TimingModel model = new TimingModel(p, topo);
         ArrayTimelines tl = new ArrayTimelines(topo.resources());
         Scheduler sched = policy.equals("none") ? null : Schedulers.parse(policy);
         MachineModel machine = machine();
         List<List<Transfer>> perRank = new ArrayList<>();
-        for (int r = 0; r < RANKS; r++) {
-            List<Message> ms = messages(r, pattern, k);
+        for (int r = 0; r < ranks; r++) {
+            List<Message> ms = messages(dims, r, pattern, k);
             Integer[] ord = new Integer[ms.size()];
             int[] engine = new int[ms.size()];
             Arrays.fill(engine, -1);
@@ -122,7 +138,7 @@ public final class ScaleLes3Model {
                 ord[i] = i;
             }
             if (sched != null) {
-                Schedule s = sched.schedule(enginePuts(r, pattern, k), machine);
+                Schedule s = sched.schedule(enginePuts(dims, r, pattern, k), machine);
                 Arrays.sort(ord, (a, b) -> Double.compare(s.slotOf(a).startNs(), s.slotOf(b).startNs()));
                 for (int i = 0; i < ord.length; i++) {
                     engine[i] = s.slotOf(i).engine();
@@ -136,7 +152,9 @@ public final class ScaleLes3Model {
                 // E/W: DOUBLE.vector(16, KA*2, KA*IA), a block-stride face of 16 blocks; the others contiguous
                 t.set(Fabric.TCA, r, m.dest(), m.bytes(), ew ? Layout.BLOCK_STRIDE : Layout.CONTIGUOUS, ew ? 16 : 1,
                     m.bytes() / 8);
-                t.mode = Transfer.Mode.MTOB;   // segment buffer; an eager put lands in the receiver's bounce buffer
+                // segment buffer; an unscheduled eager put lands in the receiver's bounce buffer, a
+                // scheduled one straight in the receive buffer (S3's persistent protocol; Engine#plan)
+                t.mode = sched != null ? Transfer.Mode.MTOM : Transfer.Mode.MTOB;
                 t.persistent = true;
                 t.chainLength = 1;
                 t.engineHint = engine[i];
@@ -167,7 +185,7 @@ public final class ScaleLes3Model {
         return last;
     }
 
-    /** Prints the replay and RSched's figures for the given policies, patterns and k (for the record). */
+    /** Prints the replay and RSched's figures: {@code [policies [patterns [ks [XxY]]]]}, comma-separated lists. */
     public static void main(String[] args) {
         List<String> policies = args.length > 0 ? List.of(args[0].split(",")) : Benchmarks.SCHED_POLICIES;
         List<String> patterns = args.length > 1 ? List.of(args[1].split(",")) : org.hympj.rsched.ScaleLes3.PATTERNS;
@@ -179,15 +197,19 @@ public final class ScaleLes3Model {
         } else {
             ks.addAll(org.hympj.rsched.ScaleLes3.KS);
         }
-        System.out.println("pattern,k,policy,replay_ranks_us,replay_interleaved_us,rsched_4x2_us,bound_4x2_us,rsched_s3_us");
+        int[] dims = args.length > 3 ? new int[] {Integer.parseInt(args[3].split("x")[0]),
+            Integer.parseInt(args[3].split("x")[1])} : DIMS;
+        String g = dims[0] + "x" + dims[1];
+        System.out.println("pattern,k,policy,replay_ranks_us,replay_interleaved_us,rsched_" + g + "_us,bound_" + g
+            + "_us,rsched_s3_us");
         for (String pat : patterns) {
             for (int k : ks) {
                 for (String pol : policies) {
-                    Schedule s = schedule(pol.equals("none") ? "rr:1" : pol, pat, k);
+                    Schedule s = schedule(dims, pol.equals("none") ? "rr:1" : pol, pat, k);
                     double s3 = Schedulers.parse(pol.equals("none") ? "rr:1" : pol)
                         .schedule(org.hympj.rsched.ScaleLes3.puts(k, pat), MachineModel.tofu()).makespanNs();
                     System.out.printf(java.util.Locale.ROOT, "%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f%n", pat, k, pol,
-                        replay(pol, pat, k, Order.RANKS) / 1000, replay(pol, pat, k, Order.INTERLEAVED) / 1000,
+                        replay(dims, pol, pat, k, Order.RANKS) / 1000, replay(dims, pol, pat, k, Order.INTERLEAVED) / 1000,
                         s.makespanNs() / 1000, s.lowerBoundNs() / 1000, s3 / 1000);
                 }
             }

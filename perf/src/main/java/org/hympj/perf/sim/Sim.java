@@ -896,6 +896,8 @@ public final class Sim {
         t.recvEngineHint = -1;
         t.set(channel == 0 ? Fabric.TCA : Fabric.IB, src, dst, bytes, s.layout, s.blocks, s.elements);
         boolean srcSeg = rSeg[q];
+        // an RSched-scheduled put lands straight in the receive buffer (Engine#plan: S3's persistent protocol)
+        dstInSegment |= channel == 0 && rEngineHint[q] >= 0;
         t.mode = srcSeg ? (dstInSegment ? Transfer.Mode.MTOM : Transfer.Mode.MTOB)
             : (dstInSegment ? Transfer.Mode.BTOM : Transfer.Mode.BTOB);
         t.persistent = rPersistent[q];

@@ -645,8 +645,12 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (timing == null) {
             return;
         }
+        // A put RSched scheduled goes straight into the receive buffer, whose address S3's persistent
+        // protocol exchanged when the requests were set up: no bounce buffer at the receiver, even
+        // when this emulator carries it as an eager copy (the unscheduled protocol does bounce)
+        boolean direct = channel == 0 && s.engineHint >= 0;
         timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
-            dstInSegment, s.registered, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
+            dstInSegment || direct, s.registered, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
             System.nanoTime());
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(), -1,
