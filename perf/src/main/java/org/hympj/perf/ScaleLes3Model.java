@@ -158,7 +158,7 @@ public final class ScaleLes3Model {
                 t.persistent = true;
                 t.chainLength = 1;
                 t.engineHint = engine[i];
-                t.recvEngineHint = -1;
+                t.recvEngineHint = engine[i]; // as the engine does: the receive engine of the send engine's number
                 ts.add(t);
             }
             perRank.add(ts);

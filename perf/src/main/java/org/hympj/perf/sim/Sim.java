@@ -114,6 +114,9 @@ public final class Sim {
     private int[] mSend = new int[64];
     private int[] mRecv = new int[64];
     private int[] mKind = new int[64];
+    /** A scheduled rendezvous put planned at its start (Engine: S3's persistent protocol): its plan. */
+    private long[] mPlanVis = new long[64];
+    private long[] mPlanDone = new long[64];
     private int[] mNext = new int[64];
     private int mCount;
     private int mFree = -1;
@@ -727,6 +730,14 @@ public final class Sim {
             push(ordered(ch, src, dst, Math.max(now, vis), true), EV_DELIVER, m);
         } else {
             mKind[m] = M_RTS;
+            mPlanVis[m] = -1;
+            if (ch == 0 && rEngineHint[q] >= 0 && !rStripe[q]) {
+                // scheduled: the put runs from its start in schedule order, the handshake carrying
+                // only the real data (S3's persistent protocol, as Engine#startSend plans it)
+                plan(q, ch, s.bytes, true, now);
+                mPlanVis[m] = plan.visibleAt;
+                mPlanDone[m] = plan.senderDone;
+            }
             push(ordered(ch, src, dst, now, true) + noise(), EV_DELIVER, m);
         }
     }
@@ -877,6 +888,9 @@ public final class Sim {
                 done = Math.max(done, plan.senderDone);
                 fin = Math.max(fin, finAt(part, src, mDst[m], t, plan.visibleAt));
             }
+        } else if (mPlanVis[m] >= 0) {
+            done = mPlanDone[m];
+            fin = finAt(rChannel[q], src, mDst[m], t, mPlanVis[m]);
         } else {
             plan(q, rChannel[q], accept, dstSeg, t);
             done = plan.senderDone;
@@ -893,7 +907,7 @@ public final class Sim {
         Shape s = shapes.get(rShape[q]);
         Transfer t = transfer;
         t.engineHint = channel == 0 ? rEngineHint[q] : -1;
-        t.recvEngineHint = -1;
+        t.recvEngineHint = t.engineHint; // a scheduled put: the receive engine of its send engine's number (Engine)
         t.set(channel == 0 ? Fabric.TCA : Fabric.IB, src, dst, bytes, s.layout, s.blocks, s.elements);
         boolean srcSeg = rSeg[q];
         // an RSched-scheduled put lands straight in the receive buffer (Engine#plan: S3's persistent protocol)
@@ -1005,6 +1019,8 @@ public final class Sim {
                 mSend = Arrays.copyOf(mSend, n);
                 mRecv = Arrays.copyOf(mRecv, n);
                 mKind = Arrays.copyOf(mKind, n);
+                mPlanVis = Arrays.copyOf(mPlanVis, n);
+                mPlanDone = Arrays.copyOf(mPlanDone, n);
                 mNext = Arrays.copyOf(mNext, n);
             }
             m = mCount++;

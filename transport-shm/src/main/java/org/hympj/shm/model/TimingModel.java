@@ -170,36 +170,12 @@ public final class TimingModel {
         double linkTime = t.bytes / tcaLinkBw;
         long ready = now + Math.round(pack + sendBounce);
         int n = topo.path(t.src, t.dst, path);
-        // the send engine (a scheduler's, or the first free one) and, under the tofu model, the
-        // destination's receive engine: the earliest instant both are free for the engine's work
-        int sendFirst = t.engineHint >= 0 ? topo.engine(t.src, t.engineHint % topo.engines()) : topo.engine(t.src, 0);
-        int sendCount = t.engineHint >= 0 ? 1 : topo.engines();
-        boolean hasRecv = topo.recvEngines() > 0;
-        int recvFirst = !hasRecv ? -1 : t.recvEngineHint >= 0
-            ? topo.recvEngine(t.dst, t.recvEngineHint % topo.recvEngines()) : topo.recvEngine(t.dst, 0);
-        int recvCount = !hasRecv ? 0 : t.recvEngineHint >= 0 ? 1 : topo.recvEngines();
-        long start = ready;
-        int engine = sendFirst;
-        int recvEngine = recvFirst;
-        for (int round = 0; ; round++) {
-            engine = firstFit(tl, sendFirst, sendCount, start, engineNs);
-            long s1 = tl.fit(engine, start, engineNs);
-            if (!hasRecv) {
-                start = s1;
-                break;
-            }
-            recvEngine = firstFit(tl, recvFirst, recvCount, s1, engineNs);
-            long s2 = tl.fit(recvEngine, s1, engineNs);
-            if (s2 == s1) {
-                start = s1;
-                break;
-            }
-            start = s2;
-            if (round == 64) { // gaps that never line up: after both engines' last bookings they do
-                start = Math.max(start, Math.max(tl.busyUntil(engine), tl.busyUntil(recvEngine)));
-                break;
-            }
-        }
+        // The send engine (a scheduler's, or the first free one) is held for the put's whole work,
+        // in the first idle gap that holds it.
+        int sendBase = topo.engine(t.src, 0);
+        int engine = t.engineHint >= 0 ? sendBase + t.engineHint % topo.engines()
+            : firstFit(tl, sendBase, topo.engines(), 0, topo.engines(), ready, engineNs);
+        long start = tl.fit(engine, ready, engineNs);
         // Each link of the path carries the work of its transfers independently of the others
         // (PEACH2 forwards packets; a multi-hop put is not a circuit), in whatever idle time it
         // has from the moment the data can enter it (the end of the access overhead). The engine
@@ -219,8 +195,18 @@ public final class TimingModel {
         }
         long engineEnd = Math.max(start + engineNs, firstLinkEnd);
         tl.book(engine, start, engineEnd);
-        if (recvEngine >= 0) {
-            tl.book(recvEngine, start, engineEnd);
+        // Under the tofu model the destination's receive engine writes the data at engine speed.
+        // Puts meeting on one receive engine share it packet by packet (its work fills its idle
+        // time) rather than one waiting for the other's whole put: a put that arrives off its
+        // schedule (ranks start an exchange microseconds apart) slows, it does not queue. A
+        // scheduler's receive engine is taken when it is as free as any (S3: the sender picks it).
+        if (topo.recvEngines() > 0) {
+            int recvBase = topo.recvEngine(t.dst, 0);
+            int recvFirst = t.recvEngineHint >= 0 ? t.recvEngineHint % topo.recvEngines() : 0;
+            long recvWork = Math.round(t.bytes / dmaBw);
+            int recvEngine = firstFit(tl, recvBase, topo.recvEngines(), recvFirst, topo.recvEngines(), dataFrom, recvWork);
+            arrived = Math.max(arrived, small ? cutIn(tl, recvEngine, dataFrom, recvWork)
+                : tl.fill(recvEngine, dataFrom, recvWork));
         }
         long dataEnd = Math.max(engineEnd, arrived);
         out.start = start;
@@ -292,15 +278,20 @@ public final class TimingModel {
         return out;
     }
 
-    /** Of {@code n} resources from {@code first}, the one free soonest at or after {@code from} for {@code d}. */
-    private static int firstFit(Timelines tl, int first, int n, long from, long d) {
-        int best = first;
-        long bt = tl.fit(first, from, d);
+    /**
+     * Of the {@code size} resources from {@code base}, looking at {@code n} of them from index
+     * {@code first} round, the one free soonest at or after {@code from} for {@code d} (ties: the
+     * first looked at).
+     */
+    private static int firstFit(Timelines tl, int base, int size, int first, int n, long from, long d) {
+        int best = base + first;
+        long bt = tl.fit(best, from, d);
         for (int i = 1; i < n && bt > from; i++) {
-            long v = tl.fit(first + i, from, d);
+            int res = base + (first + i) % size;
+            long v = tl.fit(res, from, d);
             if (v < bt) {
                 bt = v;
-                best = first + i;
+                best = res;
             }
         }
         return best;

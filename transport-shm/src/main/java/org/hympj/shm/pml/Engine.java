@@ -548,9 +548,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 org.hympj.rsched.Slot slot = sch.slotOf(byStart[k]);
                 SendReq s = (SendReq) requests[index.get(byStart[k])];
                 s.engineHint = slot.engine();
-                // the destination's receive engine stays the model's choice (earliest free): a rank's
-                // schedule knows only its own puts, while every neighbour sends to the same rank at once
-                s.recvEngineHint = -1;
+                // S3: the sender picks the destination's receive engine. It takes the one of its send
+                // engine's number: when every rank runs the same schedule (a translation-symmetric
+                // exchange), the puts arriving at a rank at any instant are the schedule's puts running
+                // at that instant, one per send engine, so they land on distinct receive engines
+                s.recvEngineHint = slot.engine();
                 order[k] = index.get(byStart[k]);
             }
             lastSchedule = sch;
@@ -616,12 +618,19 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             tracer.event(org.hympj.shm.trace.Tracer.POST_SEND, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,
                 s.stripe ? "striped" : null);
         }
+        s.preplanned = false;
         if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
         } else {
             s.emit = SendReq.EMIT_RTS;
             s.sendId = rndvSends.add(s);
+            if (timing != null && s.channel == 0 && s.engineHint >= 0 && !s.stripe) {
+                // scheduled: the put runs from its start, in schedule order (S3's persistent protocol
+                // has no handshake); the emulator's handshake only carries the real data meanwhile
+                plan(s, false);
+                s.preplanned = true;
+            }
         }
         ArrayDeque<Outbound> q = pending[s.channel * size + s.dest];
         if (!q.isEmpty() || !emitSend(s)) {
@@ -975,7 +984,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 onFin(buffer, index + Packets.B, buffer.getLong(index));
                 return Action.CONTINUE;
             }
-            if (vis != 0 && vis - now > 0) {
+            // Streamed pieces of a rendezvous message likewise: copied in at once, the receive
+            // completing at the latest piece's instant. Left in the ring until then, they held up
+            // the clear-to-send of the opposite direction's message: both of a pair's messages ran
+            // one after the other (a 3x3 SCALE-LES3 exchange took twice its schedule)
+            if (vis != 0 && vis - now > 0 && type != Packets.FRAG && type != Packets.FRAG_BULK) {
                 wakeAt = Math.min(wakeAt, vis); // not there yet in modelled time: leave it in the ring
                 return Action.ABORT;
             }
@@ -1066,7 +1079,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                     int channel = s.stripe ? part : s.channel;
                     long from = part == 0 ? 0 : split;
                     long to = part == 0 ? split : accept;
-                    plan(s, channel, to - from, dstSeg >= 0);
+                    if (!s.preplanned) {
+                        plan(s, channel, to - from, dstSeg >= 0);
+                    }
                     if (dstSeg >= 0) {
                         // the put: straight into the receiver's segment, then its completion notice
                         packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, from,
@@ -1092,10 +1107,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 int n = length - Packets.FRAG_HEADER;
                 packer.unpack(null, buffer.addressOffset() + index + Packets.FRAG_HEADER, n,
                     r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
-                r.received += n;
-                if (r.received == r.accept) {
-                    finishRendezvousRecv(r);
-                }
+                pieceArrived(r, n, buffer.getLong(index));
                 break;
             }
             case Packets.FRAG_BULK: {
@@ -1107,10 +1119,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 bulk.arrived(start, n);
                 packer.unpack(null, bulk.address(start), n, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, offset);
                 bulk.consumed(start, n);
-                r.received += n;
-                if (r.received == r.accept) {
-                    finishRendezvousRecv(r);
-                }
+                pieceArrived(r, n, buffer.getLong(index));
                 break;
             }
             case Packets.FIN:
@@ -1123,6 +1132,19 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 throw new MpjException("internal: unknown packet type " + type + " from rank " + src);
         }
         return Action.CONTINUE;
+    }
+
+    /** A streamed piece is in: the receive completes with its last piece, at the latest piece's modelled instant (0: now). */
+    private void pieceArrived(RecvReq r, int n, long vis) {
+        r.received += n;
+        if (timing != null && vis - r.visibleAt > 0) {
+            r.visibleAt = vis;
+        }
+        if (r.received == r.accept) {
+            long at = r.visibleAt;
+            r.visibleAt = 0;
+            finishRendezvousRecv(r, at);
+        }
     }
 
     /** A put's completion notice: the receive completes when all its parts are there (at the latest's instant). */

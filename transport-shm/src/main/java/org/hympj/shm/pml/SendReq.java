@@ -28,6 +28,8 @@ final class SendReq extends Req implements Outbound {
     org.hympj.spi.Layout layout = org.hympj.spi.Layout.CONTIGUOUS;
     /** The send and receive engines RSched assigned in this request's Startall set (-1: the model picks). */
     int engineHint = -1;
+    /** Planned on the model at its start (a scheduled rendezvous put): the clear-to-send does not plan it again. */
+    boolean preplanned;
     int recvEngineHint = -1;
     /** The receiver's handle for the data packets (from its clear-to-send). */
     int recvId;

@@ -152,25 +152,26 @@ class TimingModelTest {
     }
 
     @Test
-    void aReceiveEngineBookedLateStillTakesAnEarlierPutInItsGap() {
+    void putsMeetingOnOneReceiveEngineShareItAndAGapTakesALaterPlannedPut() {
+        ModelParams tofu = ModelParams.load("tofu");
         NetTopology topo = new NetTopology(9, 9, true, new int[] {3, 3}, 4, 1); // one receive engine per rank
-        TimingModel m = new TimingModel(ModelParams.load("tofu"), topo);
-        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        TimingModel m = new TimingModel(tofu, topo);
         long bytes = 64 << 10;
-        Transfer a = contiguous(Fabric.TCA, 0, 1, bytes);
-        a.engineHint = 0;
-        Plan a1 = plan(m, tl, a, 0);
-        Transfer b = contiguous(Fabric.TCA, 0, 4, bytes);
-        b.engineHint = 0;
-        plan(m, tl, b, 0); // rank 0's engine 0 is busy until a1 ends
-        Transfer c = contiguous(Fabric.TCA, 0, 1, bytes);
-        c.engineHint = 0;
-        Plan late = plan(m, tl, c, 0); // into rank 1's only receive engine, late
-        assertTrue(late.start > a1.senderDone, "rank 0's third put runs late");
-        // rank 2 -> rank 1 (another link), planned after all that: rank 1's receive engine is idle
-        // between a1 and the late put, long enough for it
-        Plan mid = plan(m, tl, contiguous(Fabric.TCA, 2, 1, bytes), a1.senderDone);
-        assertEquals(a1.senderDone, mid.start, "the gap on rank 1's receive engine takes it");
+        double recvWork = bytes / tofu.bytesPerNs("tca.dma.bandwidth");
+        ArrayTimelines tl = new ArrayTimelines(topo.resources());
+        Plan a = plan(m, tl, contiguous(Fabric.TCA, 0, 1, bytes), 0);
+        Plan b = plan(m, tl, contiguous(Fabric.TCA, 2, 1, bytes), 0); // another sender, the same receive engine
+        assertEquals(0, b.start, "its own engine starts at once: the receive side does not hold it back");
+        assertEquals(a.visibleAt + recvWork, b.visibleAt, 2.0, "rank 1's receive engine writes one put after the other");
+        // a put planned later, issued when the receive engine is idle again, is not held behind bookings after it
+        ArrayTimelines t2 = new ArrayTimelines(topo.resources());
+        Transfer late = contiguous(Fabric.TCA, 0, 1, bytes);
+        late.engineHint = 0;
+        plan(m, t2, late, 0);
+        Plan later = plan(m, t2, contiguous(Fabric.TCA, 0, 1, bytes), 0);  // rank 0 again: books rank 1's engine late
+        Plan early = plan(m, t2, contiguous(Fabric.TCA, 3, 1, 1 << 10), later.visibleAt / 2);
+        Plan alone = plan(m, new ArrayTimelines(topo.resources()), contiguous(Fabric.TCA, 3, 1, 1 << 10), later.visibleAt / 2);
+        assertTrue(early.visibleAt <= alone.visibleAt + recvWork, early.visibleAt + " vs alone " + alone.visibleAt);
     }
 
     @Test
