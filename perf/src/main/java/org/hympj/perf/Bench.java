@@ -173,9 +173,12 @@ public final class Bench {
         return out;
     }
 
-    /** scale-les3 also takes bl+oh (a policy beyond the default columns). */
+    /**
+     * scale-les3 also takes bl+oh (a policy beyond the default columns) and rndv (S3's
+     * eager/rendezvous baseline: no scheduler, the rendezvous handshake paid on the model).
+     */
     private static boolean extraAlgorithm(BenchDef def, String algo) {
-        return "sched".equals(def.algorithmOption()) && algo.equals("bl+oh");
+        return "sched".equals(def.algorithmOption()) && (algo.equals("bl+oh") || algo.equals("rndv"));
     }
 
     private static List<String> withAlgorithms() {

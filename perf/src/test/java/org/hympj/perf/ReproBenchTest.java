@@ -42,9 +42,10 @@ class ReproBenchTest {
         assertEquals(List.of("sched=bl:4", "1", "segment", "60", "872"),
             d.rankArgs(1, List.of(BufferKind.SEGMENT), Bench.sizes(o), "bl:4"));
         assertEquals(8, Bench.spec(o, 1, List.of(BufferKind.SEGMENT)).np());
-        // all eight columns by default; bl+oh on request; nonsense refused
+        // all eight columns by default; bl+oh and rndv on request; nonsense refused
         assertEquals(Benchmarks.SCHED_POLICIES, Bench.algorithms(parse("scale-les3")));
         assertEquals(List.of("bl+oh"), Bench.algorithms(parse("scale-les3", "--sched", "bl+oh")));
+        assertEquals(List.of("rndv", "none", "bl:4"), Bench.algorithms(parse("scale-les3", "--sched", "rndv,none,bl:4")));
         assertThrows(IllegalArgumentException.class, () -> Bench.algorithms(parse("scale-les3", "--sched", "rr:3")));
         assertEquals(List.of("onesided", "twosided"), Bench.algorithms(parse("onesided", "--preposted", "4")));
         assertThrows(IllegalArgumentException.class, () -> parse("onesided", "--time-dilation", "0.5"));

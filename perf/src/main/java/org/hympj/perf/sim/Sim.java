@@ -29,7 +29,8 @@ import org.hympj.spi.Layout;
  * {@link ArrayTimelines} — with the point-to-point protocol of {@code org.hympj.shm.pml.Engine}:
  * the hybrid router's fabric per message (decided at init for persistent requests), eager
  * messages planned when started, rendezvous messages planned when the receiver's clear-to-send
- * reaches the sender (RTS and CTS cost no modelled time, as in the emulator), packets read in
+ * reaches the sender (RTS and CTS cost no modelled time, as in the emulator; under
+ * {@code --sched rndv} each is a control put, as {@code FabricTiming.planControl}), packets read in
  * ring order and in per-pair sequence order, persistent TCA sends in descriptor register /
  * internal / host mode by this rank's chain length, RSched's order and engines for
  * {@code startAll} under {@code --sched}. Ranks cost no time between calls (the emulator's real
@@ -71,6 +72,8 @@ public final class Sim {
     private final String route;
     private final HybridPolicy policy;
     private final Scheduler scheduler;
+    /** --sched rndv: RTS and CTS are planned as control puts (Engine.toRendezvous, Engine.matchRts). */
+    private final boolean handshakePuts;
     private final MachineModel machine;
     private final DescriptorCache[] caches;
     private final Transfer transfer = new Transfer();
@@ -203,7 +206,8 @@ public final class Sim {
         } else {
             this.policy = null;
         }
-        if (!config.sched.equals("none")) {
+        this.handshakePuts = config.sched.equals(JobConfig.SCHED_RNDV);
+        if (!config.sched.equals("none") && !handshakePuts) {
             int engines = (int) p.count("tca.dma.engines", 4);
             this.scheduler = Schedulers.parse(config.sched);
             this.machine = new MachineModel(engines, p.bytesPerNs("tca.dma.bandwidth"),
@@ -738,7 +742,8 @@ public final class Sim {
                 mPlanVis[m] = plan.visibleAt;
                 mPlanDone[m] = plan.senderDone;
             }
-            push(ordered(ch, src, dst, now, true) + noise(), EV_DELIVER, m);
+            long at = handshakePuts ? Math.max(now, planControl(ch, src, dst, now)) : now;
+            push(ordered(ch, src, dst, at, true) + noise(), EV_DELIVER, m);
         }
     }
 
@@ -860,10 +865,35 @@ public final class Sim {
         complete(q, t);
     }
 
-    /** The receiver answers an RTS with a clear-to-send (no modelled time, in ring order back to the sender). */
+    /**
+     * The receiver answers an RTS (read at t, no earlier than it arrived) with a clear-to-send, in
+     * ring order back to the sender: at once, or under --sched rndv when its control put lands.
+     */
     private void matchRts(int m, long t) {
         int q = mSend[m];
-        push(ordered(rChannel[q], mDst[m], mSrc[m], t, false) + noise(), EV_CTS, m);
+        long at = handshakePuts ? Math.max(t, planControl(rChannel[q], mDst[m], mSrc[m], t)) : t;
+        push(ordered(rChannel[q], mDst[m], mSrc[m], at, false) + noise(), EV_CTS, m);
+    }
+
+    /** FabricTiming.planControl: a 64-byte control put from src to dst issued at now; returns its arrival. */
+    private long planControl(int channel, int src, int dst, long now) {
+        Transfer t = transfer;
+        t.engineHint = -1;
+        t.recvEngineHint = -1;
+        t.set(channel == 0 ? Fabric.TCA : Fabric.IB, src, dst, FabricTiming.CONTROL_BYTES, Layout.CONTIGUOUS, 1,
+            FabricTiming.CONTROL_BYTES);
+        t.mode = Transfer.Mode.MTOM;
+        t.persistent = false;
+        t.chainLength = 1;
+        t.cacheKey = 0;
+        model.plan(t, now, timelines, null, path, plan);
+        account(t, channel, FabricTiming.CONTROL_BYTES);
+        if (planLog != null) {
+            planLog.printf(java.util.Locale.ROOT, "plan r%d ->%d control %d B at %.2f: engine %d start %.2f end %.2f "
+                    + "visible %.2f %s%n", src, dst, FabricTiming.CONTROL_BYTES, now / 1000.0, plan.engine,
+                plan.start / 1000.0, plan.senderDone / 1000.0, plan.visibleAt / 1000.0, plan.protocol);
+        }
+        return plan.visibleAt;
     }
 
     /** The sender reads the CTS at t: the data moves now (both parts when striped), then the FIN. */

@@ -26,7 +26,7 @@ public final class SimMain {
         "patterns:",
         "  halo        S1's halo (HaloRank): --dims 2|3 (3), sizes N (3D: 64 128 192 256), --route tca,ib,hybrid",
         "              (default; also hybrid-groups, tca+ib = TCA where it reaches, IB elsewhere), --np (4 / 8)",
-        "  scale-les3  S3's SCALE-LES3 halo (ScaleLes3Bench): sizes k (60 872), --sched none,rr:1,...,bl+oh",
+        "  scale-les3  S3's SCALE-LES3 halo (ScaleLes3Bench): sizes k (60 872), --sched none,rr:1,...,bl+oh, rndv",
         "              (default: the bench's list), --pattern ew,ns,nsew,diag,all, --buffers segment|heap, --np 8,",
         "              --model tofu",
         "  barrier     barrier latency (Collective): sizes = rank counts (2..8), --algo dissemination,rd,ring,",

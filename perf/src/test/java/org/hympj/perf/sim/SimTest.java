@@ -36,6 +36,31 @@ class SimTest {
         }
     }
 
+    /** --sched rndv: a rendezvous pays its RTS and CTS as control puts (as the emulator: RndvHandshakeTest). */
+    @Test
+    void rndvAddsTwoControlPutsToARendezvous() {
+        long[] end = new long[2];
+        String[] policies = {"none", "rndv"};
+        for (int i = 0; i < 2; i++) {
+            SimConfig c = new SimConfig();
+            c.np = 2;
+            c.model = "tofu";
+            c.route = "tca";
+            c.eagerLimit = 8192;
+            c.sched = policies[i];
+            Sim s = new Sim(c);
+            s.script(0).send(1, 3, Shape.bytes(65536), true);
+            s.script(1).recv(0, 3, Shape.bytes(65536), true);
+            s.run();
+            end[i] = s.finishedAt(1);
+        }
+        ModelParams p = ModelParams.load("tofu");
+        double access = p.ns("tca.dma.latency.host");
+        long control = Math.max(Math.round(access + 64 / p.bytesPerNs("tca.dma.bandwidth")),
+            Math.round(access) + Math.round(64 / p.bytesPerNs("tca.link.bandwidth")));
+        assertEquals(2 * control, end[1] - end[0], () -> "none " + end[0] + " ns, rndv " + end[1] + " ns");
+    }
+
     @Test
     void putsArriveAtTheirTagAndCompleteAfterTheData() {
         Sim s = sim(2, "ha-pacs");

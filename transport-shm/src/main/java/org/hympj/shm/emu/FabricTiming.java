@@ -123,6 +123,48 @@ public final class FabricTiming {
         modelledDuration = plan.visibleAt - now;
     }
 
+    /** Bytes of a rendezvous control message (RTS, CTS) planned as a put under {@code --sched rndv}. */
+    public static final long CONTROL_BYTES = 64;
+
+    /**
+     * Plans a rendezvous control message (S3's original protocol: RTS and CTS are RDMA puts)
+     * from this rank to {@code dst} over {@code fabric}: {@link #CONTROL_BYTES} contiguous,
+     * registered at both ends, issued at the later of now and {@code notBeforeReal} (0: now). It
+     * is an ordinary put: it queues on the send and receive engines behind the work booked
+     * there (a clear-to-send can wait behind a bulk put), and only its links interleave, as
+     * for any transfer up to {@code link.packet.limit}. Its descriptor is built by the host
+     * (not looked up in the descriptor cache, which it would otherwise churn for the data
+     * puts). Sets {@link #visibleAtReal} and {@link #senderDoneReal}; allocation-free.
+     */
+    public void planControl(Fabric fabric, int dst, long notBeforeReal, long realNow) {
+        transfer.engineHint = -1;
+        transfer.recvEngineHint = -1;
+        transfer.set(fabric, rank, dst, CONTROL_BYTES, Layout.CONTIGUOUS, 1, CONTROL_BYTES);
+        transfer.mode = Transfer.Mode.MTOM;
+        transfer.persistent = false;
+        transfer.chainLength = 1;
+        transfer.cacheKey = 0;
+        long now = modelNow(realNow);
+        if (notBeforeReal != 0) {
+            now = Math.max(now, modelAtOrAfter(notBeforeReal));
+        }
+        model.plan(transfer, now, timelines, null, path, plan);
+        visibleAtReal = toReal(plan.visibleAt);
+        senderDoneReal = toReal(plan.senderDone);
+        modelledDuration = plan.visibleAt - now;
+    }
+
+    /** The first modelled instant whose real time is at or after {@code real} (inverse of {@link #toReal}). */
+    long modelAtOrAfter(long real) {
+        long m = modelNow(real);
+        return toReal(m) < real ? m + 1 : m;
+    }
+
+    /** Modelled instant the last planned message is visible at its destination. */
+    public long lastVisibleAt() {
+        return plan.visibleAt;
+    }
+
     public String lastProtocol() {
         return plan.protocol;
     }

@@ -50,7 +50,10 @@ public final class JobConfig {
     public final boolean routeStats;
     /** Point-to-point engine: "twosided" (default) or "onesided" (S2's isend/irecv from one-sided writes). */
     public final String p2p;
-    /** RDMA put scheduler for persistent TCA sets (rsched policy name; "none" = issue order, earliest engine). */
+    /**
+     * RDMA put scheduler for persistent TCA sets (rsched policy name; "none" = issue order,
+     * earliest engine; "rndv" = as none, with the rendezvous handshake planned as control puts).
+     */
     public final String sched;
     /** S3's pseudo-collective mode: a barrier at the start of Startall and at the end of Waitall. */
     public final boolean schedBarrier;
@@ -128,9 +131,30 @@ public final class JobConfig {
         this.traceDir = traceDir == null ? "" : traceDir;
         this.sched = sched;
         this.schedBarrier = schedBarrier;
-        if (!sched.equals("none")) {
-            org.hympj.rsched.Schedulers.parse(sched); // an unknown policy fails here, naming the valid ones
+        if (rsched()) {
+            try {
+                org.hympj.rsched.Schedulers.parse(sched);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--sched must be none, " + SCHED_RNDV + " or an RSched policy ("
+                    + String.join(", ", org.hympj.rsched.Schedulers.NAMES) + "), was '" + sched + "'", e);
+            }
         }
+    }
+
+    /** --sched value of the unscheduled eager/rendezvous baseline whose handshake is paid for on the model. */
+    public static final String SCHED_RNDV = "rndv";
+
+    /** True when --sched names an RSched policy (not none, not rndv): the engine schedules persistent TCA sets. */
+    public boolean rsched() {
+        return !sched.equals("none") && !sched.equals(SCHED_RNDV);
+    }
+
+    /**
+     * True for --sched rndv: no scheduler (as none), and under a model a rendezvous's RTS and
+     * CTS are planned as control puts (S3's original protocol), not free as with none.
+     */
+    public boolean rendezvousHandshakePuts() {
+        return sched.equals(SCHED_RNDV);
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */

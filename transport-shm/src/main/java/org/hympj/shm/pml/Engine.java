@@ -91,6 +91,12 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     /** RSched policy for persistent TCA sets (null: issue order, the model's earliest engine). */
     private final org.hympj.rsched.Scheduler scheduler;
     private final org.hympj.rsched.MachineModel machine;
+    /**
+     * --sched rndv under a model: the rendezvous handshake is paid for on the model, as in
+     * S3's original eager/rendezvous protocol: RTS and CTS are control puts on the DMA engines
+     * (RSched's persistent puts exchange addresses once, at init, and pay none of it).
+     */
+    private final boolean handshakePuts;
     private PersistentRequest[] cachedSet;
     private PersistentRequest[] cachedMembers;
     private int[] cachedOrder;
@@ -118,7 +124,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
         this.policy = config.hybrid() ? policy(config, timing) : null;
-        if (timing != null && !config.sched.equals("none")) {
+        this.handshakePuts = timing != null && config.rendezvousHandshakePuts();
+        if (timing != null && config.rsched()) {
             org.hympj.shm.model.ModelParams mp = timing.model().params();
             int engines = (int) mp.count("tca.dma.engines", 4);
             this.scheduler = org.hympj.rsched.Schedulers.parse(config.sched);
@@ -622,21 +629,42 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
+            s.preplanned = scheduled(s); // should it fall back to rendezvous, it keeps this plan
         } else {
-            s.emit = SendReq.EMIT_RTS;
-            s.sendId = rndvSends.add(s);
-            if (timing != null && s.channel == 0 && s.engineHint >= 0 && !s.stripe) {
-                // scheduled: the put runs from its start, in schedule order (S3's persistent protocol
-                // has no handshake); the emulator's handshake only carries the real data meanwhile
-                plan(s, false);
-                s.preplanned = true;
-            }
+            toRendezvous(s);
         }
         ArrayDeque<Outbound> q = pending[s.channel * size + s.dest];
         if (!q.isEmpty() || !emitSend(s)) {
             q.addLast(s);
             pendingCount++;
         }
+    }
+
+    /** The send goes as a rendezvous; under --sched rndv its RTS is planned as a control put now. */
+    private void toRendezvous(SendReq s) {
+        s.emit = SendReq.EMIT_RTS;
+        s.sendId = rndvSends.add(s);
+        s.rtsVisibleAt = handshakePuts ? planControl(s.channel, s.dest, 0) : 0;
+        if (!s.preplanned && scheduled(s)) {
+            // scheduled: the put runs from its start, in schedule order (S3's persistent protocol
+            // has no handshake); the emulator's handshake only carries the real data meanwhile
+            plan(s, false);
+            s.preplanned = true;
+        }
+    }
+
+    /** A put RSched placed on an engine, under a model (S3's persistent protocol). */
+    private boolean scheduled(SendReq s) {
+        return timing != null && s.channel == 0 && s.engineHint >= 0 && !s.stripe;
+    }
+
+    /**
+     * Plans a rendezvous control put (RTS, CTS) to {@code dest}, issued no earlier than the real
+     * instant {@code notBefore} (0: now); returns the real instant it arrives (the packet's vis).
+     */
+    private long planControl(int channel, int dest, long notBefore) {
+        timing.planControl(fabricOf(channel), dest, notBefore, System.nanoTime());
+        return timing.visibleAtReal;
     }
 
     /** Pulling from the sender's segment is a read: native only (TCA writes; a model plans sender puts). */
@@ -700,7 +728,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                     return false;
                 }
                 AtomicBuffer b = ring.buffer();
-                b.putLong(idx, 0L);
+                b.putLong(idx, s.rtsVisibleAt); // 0 unless --sched rndv: the handshake costs nothing modelled
                 b.putInt(idx + Packets.B, s.ctx);
                 b.putInt(idx + Packets.B + 4, s.tag);
                 b.putInt(idx + Packets.B + 8, s.seq);
@@ -725,8 +753,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
         long start = bulk.tryReserve(n);
         if (start < 0) {
-            s.emit = SendReq.EMIT_RTS;
-            s.sendId = rndvSends.add(s);
+            toRendezvous(s);
             return emitSend(s);
         }
         int idx = ring.tryClaim(Packets.EAGER_BULK, Packets.BULK_NOTICE_LENGTH);
@@ -902,7 +929,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             deliverEager(r, u.source, u.tag, null, bulk.address(u.bulkStart), u.total);
             bulk.consumed(u.bulkStart, (int) u.total);
         } else {
-            matchRts(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset);
+            matchRts(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
         }
         releaseUnexpected(u);
     }
@@ -935,7 +962,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
     }
 
-    private void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff) {
+    /** {@code rtsVis}: the real instant the RTS arrived (0 unless --sched rndv); the CTS leaves no earlier. */
+    private void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff,
+                         long rtsVis) {
         long accept = Math.min(total, r.buf.bytes);
         r.accept = accept;
         r.received = 0;
@@ -943,8 +972,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         r.matchedTag = tag;
         r.sentBytes = total;
         r.channel = channel;
+        // under --sched rndv the CTS is a control put back to the sender, visible when it lands
+        long ctsVis = handshakePuts && srcSegOff < 0 ? planControl(channel, source, rtsVis) : 0;
         if (accept == 0) {
-            sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, 0);
+            sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, ctsVis);
             finishRecv(r, source, tag, 0, total);
         } else if (srcSegOff >= 0) {
             // one copy straight out of the sender's segment, and no clear-to-send round trip
@@ -954,10 +985,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             finishRecv(r, source, tag, accept, total);
         } else if (r.buf.segOffset >= 0) {
             r.recvId = rndvRecvs.add(r);
-            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset, 0);
+            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, r.buf.segOffset, ctsVis);
         } else {
             r.recvId = rndvRecvs.add(r);
-            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, -1, 0);
+            sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, -1, ctsVis);
         }
     }
 
@@ -1046,12 +1077,14 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                     int sendId = buffer.getInt(p + 12);
                     long total = buffer.getLong(p + 16);
                     long srcSeg = buffer.getLong(p + 24);
+                    long rtsVis = buffer.getLong(index);
                     if (r != null) {
-                        matchRts(r, ch, src, tag, sendId, total, srcSeg);
+                        matchRts(r, ch, src, tag, sendId, total, srcSeg, rtsVis);
                     } else {
                         Unexpected u = newUnexpected(Packets.RTS, ch, src, tag, total);
                         u.sendId = sendId;
                         u.srcSegOffset = srcSeg;
+                        u.rtsVisibleAt = rtsVis;
                         mq.addUnexpected(u);
                     }
                 }
@@ -1071,6 +1104,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
                 s.recvId = recvId;
                 s.partsDoneAt = 0;
+                // under --sched rndv the CTS stayed in the ring until its control put arrived
+                // (its vis): planning the data at the real clock now plans it at that arrival
                 // a striped message: [0, split) over TCA, [split, accept) over IB
                 long split = s.stripe ? policy.tcaPart(accept) : accept;
                 int parts = s.stripe ? 2 : 1;

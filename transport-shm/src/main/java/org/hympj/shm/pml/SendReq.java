@@ -18,6 +18,8 @@ final class SendReq extends Req implements Outbound {
     long senderDoneAt;
     int emit;
     int sendId = -1;
+    /** Real instant the RTS arrives under --sched rndv (its control put); 0: at once. */
+    long rtsVisibleAt;
     /**
      * True for a sendInit request: its descriptors are registered on the DMACs for the job.
      * The reused request objects behind blocking sends and collectives are persistent in the

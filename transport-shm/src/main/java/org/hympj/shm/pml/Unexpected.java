@@ -12,6 +12,8 @@ final class Unexpected {
     long total;
     int sendId;
     long srcSegOffset;
+    /** Real instant an RTS arrived (its control put, --sched rndv); 0 otherwise. */
+    long rtsVisibleAt;
     /** Where an EAGER_BULK payload waits in the sender's bulk region (not copied out). */
     long bulkStart;
     byte[] data = new byte[0];

@@ -68,6 +68,7 @@ class MpjRunTest {
         "-np 2 --jit c3 --timeout 20 " + NO_MAIN + "        | --jit",
         "-np 2 --ring-size 4g --timeout 20 " + NO_MAIN + "  | --ring-size",
         "-np 2 --jvm-arg                                    | --jvm-arg needs a value",
+        "-np 2 --model tofu --sched bogus " + NO_MAIN + "   | --sched must be none, rndv or an RSched policy",
     })
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void badCommandLineIsRefusedNamingTheOption(String line, String expected) throws Exception {
