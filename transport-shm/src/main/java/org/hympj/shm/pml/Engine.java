@@ -123,7 +123,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
-        this.policy = config.hybrid() ? policy(config, timing) : null;
+        // a model with one fabric (tofu) leaves nothing to route: every message takes it
+        this.policy = config.hybrid() && (timing == null || timing.model().hasIb()) ? policy(config, timing) : null;
         this.handshakePuts = timing != null && config.rendezvousHandshakePuts();
         if (timing != null && config.rsched()) {
             org.hympj.shm.model.ModelParams mp = timing.model().params();
