@@ -44,7 +44,7 @@ public final class Benchmarks {
             + "size = number of ranks",
             Collective.class, List.of("barrier"), 8, "barrier", List.of(8L), "heap",
             Duration.ofSeconds(300), null).withRanksAsSizes().withAlgorithms(BARRIER_ALGOS).withAnchor(EXTRA_ANCHOR));
-        register(new BenchDef("scale-les3", "S3's SCALE-LES3 halo per RSched policy (--sched), 8 ranks 4x2 periodic, "
+        register(new BenchDef("scale-les3", "S3's SCALE-LES3 halo per RSched policy (--sched), 8 ranks 4x2 periodic (--np 9: 3x3), "
             + "pseudo-collective; size = k (modelled us per exchange)",
             ScaleLes3Bench.class, List.of("sched"), 8, "scale-les3", SCALE_LES3_KS, "segment",
             Duration.ofSeconds(3600), null).withAlgorithms(SCHED_POLICIES).withAlgorithmOption("sched")

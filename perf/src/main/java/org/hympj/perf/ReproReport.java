@@ -30,7 +30,7 @@ import org.hympj.rsched.Schedulers;
  *
  * <pre>
  * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport scale-les3 --rows A.csv[,B.csv] [--override D.csv]
- *      [--dcheck C.csv] [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT]
+ *      [--dcheck C.csv] [--img-dir docs/img] [--doc docs/PERFORMANCE.md] [--note TEXT] [--dims 3x3]
  * java -cp 'perf/target/lib/*' org.hympj.perf.ReproReport onesided --native N.csv[,P.csv] --model M.csv[,Q.csv]
  *      [--model2 D.csv --model2-label TEXT [--model3 ...]] [--doc ...]
  * </pre>
@@ -41,11 +41,54 @@ import org.hympj.rsched.Schedulers;
  * Markdown replaces the section between {@code <!-- repro:NAME -->} and
  * {@code <!-- /repro:NAME -->} (appended when missing), else it goes to stdout. The simulated
  * figures are computed here: RSched's {@code Table} (S3's 3×3 neighbourhood,
- * {@link MachineModel#tofu()}), RSched on the 4×2 job's own put set, and the replay of the
+ * {@link MachineModel#tofu()}), RSched on the job's own put set (--dims: its grid), and the replay of the
  * emulator's model ({@link ScaleLes3Model}).
  */
 public final class ReproReport {
     static final List<String> POLICIES = Benchmarks.SCHED_POLICIES;
+    /** The baseline beside the policies when its rows are there: S3's original eager/rendezvous (--sched rndv). */
+    static final String RNDV = "rndv";
+
+    /** The periodic grid of ranks the rows were measured on (--dims XxY; default 4x2, the 8-rank job). */
+    record Grid(int[] dims) {
+        static Grid parse(String s) {
+            String[] xy = s.split("x");
+            if (xy.length != 2) {
+                throw new IllegalArgumentException("--dims must be XxY, e.g. 3x3, was " + s);
+            }
+            return new Grid(new int[] {Integer.parseInt(xy[0]), Integer.parseInt(xy[1])});
+        }
+
+        int ranks() {
+            return dims[0] * dims[1];
+        }
+
+        String label() {
+            return dims[0] + "×" + dims[1];
+        }
+
+        /** True where a dimension of extent 2 makes N and S (or E and W) one neighbour and one link. */
+        boolean hasExtent2() {
+            return dims[0] == 2 || dims[1] == 2;
+        }
+    }
+
+    /** The columns: RSched's policies and none, then rndv when measured. */
+    static List<String> policies(List<Row> rows) {
+        List<String> p = new ArrayList<>(POLICIES);
+        for (Row r : rows) {
+            if (r.variant.equals(RNDV) && r.test.startsWith("scale-les3-")) {
+                p.add(RNDV);
+                break;
+            }
+        }
+        return p;
+    }
+
+    /** No RSched schedule: the engine unscheduled (none) and the two-sided baseline (rndv). */
+    static boolean unscheduled(String policy) {
+        return policy.equals("none") || policy.equals(RNDV);
+    }
     static final List<String> S3_SIX = List.of("rr:1", "rr:2", "rr:4", "bl:1", "bl:2", "bl:4");
 
     private ReproReport() {
@@ -69,7 +112,8 @@ public final class ReproReport {
                 r = override(r, rows(o.get("override")));
             }
             md = scaleLes3(r, o.containsKey("dcheck") ? rows(o.get("dcheck")) : List.of(),
-                o.containsKey("img-dir") ? Paths.get(o.get("img-dir")) : null, o.getOrDefault("note", ""));
+                o.containsKey("img-dir") ? Paths.get(o.get("img-dir")) : null, o.getOrDefault("note", ""),
+                Grid.parse(o.getOrDefault("dims", "4x2")));
         } else if (args[0].equals("onesided")) {
             List<List<Row>> more = new ArrayList<>();
             List<String> labels = new ArrayList<>();
@@ -175,17 +219,19 @@ public final class ReproReport {
             .schedule(ScaleLes3.puts(k, pattern), MachineModel.tofu()).makespanNs() / 1000;
     }
 
-    /** RSched's makespan (µs) on the 4×2 job's own put set (rank 0), what the engine schedules; NaN for none. */
-    static double sim4x2(String policy, String pattern, int k) {
-        return policy.equals("none") ? Double.NaN : ScaleLes3Model.schedule(policy, pattern, k).makespanNs() / 1000;
+    /** RSched's makespan (µs) on the job's own put set (rank 0), what the engine schedules; NaN unscheduled. */
+    static double simJob(Grid g, String policy, String pattern, int k) {
+        return unscheduled(policy) ? Double.NaN
+            : ScaleLes3Model.schedule(g.dims(), policy, pattern, k).makespanNs() / 1000;
     }
 
-    /** RSched's lower bound (µs) of the 4×2 job's put set (rank 0). */
-    static double bound4x2(String pattern, int k) {
-        return ScaleLes3Model.schedule("rr:1", pattern, k).lowerBoundNs() / 1000;
+    /** RSched's lower bound (µs) of the job's put set (rank 0). */
+    static double boundJob(Grid g, String pattern, int k) {
+        return ScaleLes3Model.schedule(g.dims(), "rr:1", pattern, k).lowerBoundNs() / 1000;
     }
 
-    static String scaleLes3(List<Row> rows, List<Row> dcheck, Path imgDir, String note) throws IOException {
+    static String scaleLes3(List<Row> rows, List<Row> dcheck, Path imgDir, String note, Grid grid) throws IOException {
+        List<String> cols = policies(rows);
         TreeSet<Long> ks = new TreeSet<>();
         for (Row r : rows) {
             if (r.test.startsWith("scale-les3-") && !r.test.endsWith("-sched") && !r.test.endsWith("-bound")) {
@@ -198,21 +244,24 @@ public final class ReproReport {
             reps = Math.max(reps, r.rep);
         }
         b.append(note.isEmpty() ? "" : note + "\n\n");
-        b.append("Cells: **emulated** · simulated, µs per exchange. Emulated = `bin/hympj-bench scale-les3` (8 ranks, "
-            + "4×2 periodic, `--model tofu`, modelled time, median over ").append(reps).append(" launch(es) of the median "
-            + "of 5 batches); simulated = RSched's simulator on the 4×2 job's own put set (rank 0's, what the engine "
-            + "schedules: `Engine#lastSchedule()`, N and S one neighbour and one link); `none` (the engine unscheduled: "
-            + "request order, earliest free engine) has no RSched figure. **best** = the fastest emulated column; bl+ ÷ "
-            + "best is emulated; bound = RSched's lower bound of the 4×2 set; S3 = RSched's `Table` (S3's 3×3 "
-            + "neighbourhood, `MachineModel.tofu()`): bl+ makespan · bound.\n");
+        b.append("Cells: **emulated** · simulated, µs per exchange. Emulated = `bin/hympj-bench scale-les3` (")
+            .append(grid.ranks()).append(" ranks, ").append(grid.label()).append(" periodic, `--model tofu`, modelled "
+            + "time, median over ").append(reps).append(" launch(es) of the cell's figure); simulated = RSched's "
+            + "simulator on the job's own put set (rank 0's, what the engine schedules: `Engine#lastSchedule()`"
+            + (grid.hasExtent2() ? ", N and S one neighbour and one link" : "") + "); `none` (the engine unscheduled: "
+            + "request order, earliest free engine, free handshakes) and `rndv` (S3's original eager/rendezvous: "
+            + "unscheduled, each rendezvous paying its RTS and CTS as puts on the engines) have no RSched figure. "
+            + "**best** = the fastest emulated column; bl+ ÷ best is emulated; bound = RSched's lower bound of the "
+            + "job's set; S3 = RSched's `Table` (S3's 3×3 neighbourhood, `MachineModel.tofu()`): bl+ makespan · "
+            + "bound.\n");
         for (String pattern : ScaleLes3.PATTERNS) {
             String test = "scale-les3-" + pattern;
             b.append("\n**").append(pattern).append("**\n\n| k |");
-            for (String p : POLICIES) {
+            for (String p : cols) {
                 b.append(' ').append(p).append(" |");
             }
             b.append(" best | bl+ ÷ best | bound | emulated bl+ ÷ bound | S3: bl+ · bound |\n|--:|");
-            for (int i = 0; i < POLICIES.size() + 5; i++) {
+            for (int i = 0; i < cols.size() + 5; i++) {
                 b.append("--:|");
             }
             b.append('\n');
@@ -220,16 +269,16 @@ public final class ReproReport {
                 b.append("| ").append(k).append(" |");
                 double best = Double.POSITIVE_INFINITY;
                 String bestName = "";
-                for (String p : POLICIES) {
+                for (String p : cols) {
                     double e = med(rows, test, p, k);
                     if (e < best) {
                         best = e;
                         bestName = p;
                     }
-                    b.append(" **").append(f(e)).append("** · ").append(f(sim4x2(p, pattern, (int) k))).append(" |");
+                    b.append(" **").append(f(e)).append("** · ").append(f(simJob(grid, p, pattern, (int) k))).append(" |");
                 }
                 double blp = med(rows, test, "bl+", k);
-                double lb = bound4x2(pattern, (int) k);
+                double lb = boundJob(grid, pattern, (int) k);
                 b.append(' ').append(bestName).append(" | ").append(String.format(Locale.ROOT, "%.3f", blp / best))
                     .append(" | ").append(f(lb)).append(" | ").append(r2(blp / lb)).append(" | ")
                     .append(f(simS3("bl+", pattern, (int) k))).append(" · ")
@@ -237,9 +286,9 @@ public final class ReproReport {
                         .valueNs() / 1000)).append(" |\n");
             }
         }
-        b.append(targets(rows, ks));
+        b.append(targets(rows, ks, grid, cols));
         b.append(shapes(rows));
-        b.append(replayTable(rows));
+        b.append(replayTable(rows, grid));
         if (!dcheck.isEmpty()) {
             b.append(dilationCheck(rows, dcheck));
         }
@@ -247,29 +296,31 @@ public final class ReproReport {
             Files.createDirectories(imgDir);
             for (String pattern : List.of("nsew", "all", "ns")) {
                 Path png = imgDir.resolve("scale-les3-" + pattern + ".png");
-                plot(rows, pattern, ks, png);
+                plot(rows, pattern, ks, png, grid, cols);
                 b.append("\n![time per exchange vs k, pattern ").append(pattern).append("](img/").append(png.getFileName())
                     .append(")\n");
             }
-            b.append("\n*Solid: emulated (median over the launches); dashed: RSched's simulator on the 4×2 job's put "
-                + "set, same colour per policy (`none` has none).*\n");
+            b.append("\n*Solid: emulated (median over the launches); dashed: RSched's simulator on the ")
+                .append(grid.label()).append(" job's put set, same colour per policy (`none` and `rndv` have none).*\n");
         }
         return b.toString();
     }
 
     /** The targets, cell by cell. */
-    static String targets(List<Row> rows, TreeSet<Long> ks) {
+    static String targets(List<Row> rows, TreeSet<Long> ks, Grid grid, List<String> cols) {
         StringBuilder b = new StringBuilder("\n**Targets**\n\n| target | figures | met? |\n|---|---|---|\n");
         long kmax = ks.isEmpty() ? 872 : ks.last();
         for (String pattern : List.of("nsew", "all")) {
             String test = "scale-les3-" + pattern;
             double bl4 = med(rows, test, "bl:4", kmax);
+            double rndv = med(rows, test, RNDV, kmax);
             double none = med(rows, test, "none", kmax);
             double rr1 = med(rows, test, "rr:1", kmax);
-            b.append(String.format(Locale.ROOT, "| BL(4) ≥ 1.8× faster than eager/rendezvous, %s, k=%d | vs `none` "
-                    + "(the engine unscheduled): %s ÷ %s = %.2f×; vs rr:1 (S3's original: one engine, request order): "
-                    + "%s ÷ %s = %.2f× | %s vs none, %s vs rr:1 |%n", pattern, kmax, f(none), f(bl4), none / bl4,
-                f(rr1), f(bl4), rr1 / bl4, none / bl4 >= 1.8 ? "yes" : "**no**", rr1 / bl4 >= 1.8 ? "yes" : "**no**"));
+            b.append(String.format(Locale.ROOT, "| BL(4) ≥ 1.8× faster than eager/rendezvous, %s, k=%d | vs `rndv` "
+                    + "(S3's original protocol): %s ÷ %s = %.2f×; for reference vs `none` (unscheduled, free "
+                    + "handshakes): %.2f×, vs rr:1 (one engine, request order): %.2f× | %s |%n", pattern, kmax, f(rndv),
+                f(bl4), rndv / bl4, none / bl4, rr1 / bl4, Double.isNaN(rndv) ? "not measured"
+                    : rndv / bl4 >= 1.8 ? "yes" : "**no**"));
         }
         int cells = 0;
         int within = 0;
@@ -286,7 +337,7 @@ public final class ReproReport {
             for (long k : ks) {
                 double best = Double.POSITIVE_INFINITY;
                 String bestName = "";
-                for (String p : POLICIES) {
+                for (String p : cols) {
                     double e = med(rows, test, p, k);
                     if (e < best) {
                         best = e;
@@ -328,9 +379,10 @@ public final class ReproReport {
             misses.isEmpty() ? "" : "; over 2%: " + String.join(", ", misses.subList(0, Math.min(12, misses.size())))
                 + (misses.size() > 12 ? ", …" : ""), within == cells ? "yes" : "**no**"));
         b.append(String.format(Locale.ROOT, "| bl+ makespan ≤ 1.25× the lower bound (the engine's schedule, "
-                + "`Engine#lastSchedule()`: RSched's simulator on the 4×2 job's put set) | %d of %d cells; worst %.3f "
-                + "(%s). The emulated time over the same bound: up to %.1f× | %s (schedule); **no** (emulated) |%n",
-            schedOk, schedCells, schedWorst, schedWorstCell, emuWorst, schedOk == schedCells ? "yes" : "**no**"));
+                + "`Engine#lastSchedule()`: RSched's simulator on the %s job's put set) | %d of %d cells; worst %.3f "
+                + "(%s). The emulated time over the same bound: up to %.2f× | %s (schedule); %s (emulated) |%n",
+            grid.label(), schedOk, schedCells, schedWorst, schedWorstCell, emuWorst,
+            schedOk == schedCells ? "yes" : "**no**", emuWorst <= 1.25 ? "yes" : "**no**"));
         return b.toString();
     }
 
@@ -401,19 +453,22 @@ public final class ReproReport {
         return best;
     }
 
-    /** Emulated vs the replay of the emulator's model vs RSched on the same (4×2) put set, k = 60 and 872. */
-    static String replayTable(List<Row> rows) {
+    /** Emulated vs the replay of the emulator's model vs RSched on the job's own put set, k = 60 and 872. */
+    static String replayTable(List<Row> rows, Grid grid) {
+        String g = grid.label();
         StringBuilder b = new StringBuilder("\n**Why emulated and simulated differ** — µs per exchange at k = 60 / 872: "
-            + "emulated; the emulator's own model replayed (`ScaleLes3Model`: `TimingModel` on `ArrayTimelines`, all 8 "
-            + "ranks issuing at t = 0, ranks one after the other / put by put in turn); RSched's simulator on the 4×2 job's "
-            + "put set (what `Engine#lastSchedule()` holds: N and S are one neighbour and one link); RSched's `Table` "
-            + "(3×3 neighbourhood); RSched on the 4×2 set with each put's direction of travel (N and S on two links, "
-            + "as if the y ring's two ways were apart).\n\n| pattern | policy | emulated | replay, ranks in turn | replay, puts in turn "
-            + "| RSched, 4×2 set | RSched, Table | RSched, 4×2 travel directions |\n|---|---|--:|--:|--:|--:|--:|--:|\n");
+            + "emulated; the emulator's own model replayed (`ScaleLes3Model`: `TimingModel` on `ArrayTimelines`, all "
+            + grid.ranks() + " ranks issuing at t = 0, ranks one after the other / put by put in turn); RSched's simulator "
+            + "on the " + g + " job's put set (what `Engine#lastSchedule()` holds); RSched's `Table` (3×3 neighbourhood)"
+            + (grid.hasExtent2() ? "; RSched on the " + g + " set with each put's direction of travel (N and S on two "
+                + "links, as if the ring of 2's two ways were apart)" : "") + ".\n\n| pattern | policy | emulated | replay, "
+            + "ranks in turn | replay, puts in turn | RSched, " + g + " set | RSched, Table |"
+            + (grid.hasExtent2() ? " RSched, " + g + " travel directions |\n|---|---|--:|--:|--:|--:|--:|--:|\n"
+                : "\n|---|---|--:|--:|--:|--:|--:|\n"));
         for (String pattern : ScaleLes3.PATTERNS) {
             for (String p : List.of("rr:1", "rr:4", "bl:4", "bl+", "none")) {
                 StringBuilder c = new StringBuilder("| " + pattern + " | " + p + " |");
-                for (int col = 0; col < 6; col++) {
+                for (int col = 0; col < (grid.hasExtent2() ? 6 : 5); col++) {
                     c.append(' ');
                     for (int ki = 0; ki < 2; ki++) {
                         int k = ki == 0 ? 60 : 872;
@@ -423,13 +478,15 @@ public final class ReproReport {
                                 v = med(rows, "scale-les3-" + pattern, p, k);
                                 break;
                             case 1:
-                                v = ScaleLes3Model.replay(p, pattern, k, ScaleLes3Model.Order.RANKS) / 1000;
+                                v = ScaleLes3Model.replay(grid.dims(), p, pattern, k, ScaleLes3Model.Order.RANKS) / 1000;
                                 break;
                             case 2:
-                                v = ScaleLes3Model.replay(p, pattern, k, ScaleLes3Model.Order.INTERLEAVED) / 1000;
+                                v = ScaleLes3Model.replay(grid.dims(), p, pattern, k, ScaleLes3Model.Order.INTERLEAVED)
+                                    / 1000;
                                 break;
                             case 3:
-                                v = ScaleLes3Model.schedule(p.equals("none") ? "rr:1" : p, pattern, k).makespanNs() / 1000;
+                                v = ScaleLes3Model.schedule(grid.dims(), p.equals("none") ? "rr:1" : p, pattern, k)
+                                    .makespanNs() / 1000;
                                 break;
                             case 4:
                                 v = simS3(p, pattern, k);
@@ -496,10 +553,11 @@ public final class ReproReport {
     // ------------------------------------------------------------------ plot
 
     static final Color[] COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728),
-        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x222222)};
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x222222), new Color(0x17becf)};
 
     /** Time per exchange vs k, one colour per policy: emulated solid with dots, RSched's Table dashed. */
-    static void plot(List<Row> rows, String pattern, TreeSet<Long> ks, Path png) throws IOException {
+    static void plot(List<Row> rows, String pattern, TreeSet<Long> ks, Path png, Grid grid, List<String> cols)
+        throws IOException {
         System.setProperty("java.awt.headless", "true");
         int w = 960;
         int h = 600;
@@ -515,13 +573,13 @@ public final class ReproReport {
         double ymax = 0;
         long kmin = ks.first();
         long kmax = ks.last();
-        for (String p : POLICIES) {
+        for (String p : cols) {
             for (long k : ks) {
                 double e = med(rows, "scale-les3-" + pattern, p, k);
                 if (!Double.isNaN(e)) {
                     ymax = Math.max(ymax, e);
                 }
-                double sv = sim4x2(p, pattern, (int) k);
+                double sv = simJob(grid, p, pattern, (int) k);
                 if (!Double.isNaN(sv)) {
                     ymax = Math.max(ymax, sv);
                 }
@@ -552,7 +610,8 @@ public final class ReproReport {
         g.setColor(Color.BLACK);
         g.drawRect(left, top, pw, ph);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString("SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, 8 ranks 4x2)", left, 30);
+        g.drawString("SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, " + grid.ranks()
+            + " ranks " + grid.dims()[0] + "x" + grid.dims()[1] + ")", left, 30);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
         g.drawString("k (vertical levels)", left + pw / 2 - 50, h - 18);
         g.rotate(-Math.PI / 2);
@@ -560,15 +619,15 @@ public final class ReproReport {
         g.rotate(Math.PI / 2);
         Stroke solid = new BasicStroke(2f);
         Stroke dashed = new BasicStroke(1.3f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
-        for (int pi = 0; pi < POLICIES.size(); pi++) {
-            String p = POLICIES.get(pi);
+        for (int pi = 0; pi < cols.size(); pi++) {
+            String p = cols.get(pi);
             g.setColor(COLOURS[pi % COLOURS.length]);
             int[] prev = null;
             int[] prevS = null;
             for (long k : ks) {
                 int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
                 double e = med(rows, "scale-les3-" + pattern, p, k);
-                double s = sim4x2(p, pattern, (int) k);
+                double s = simJob(grid, p, pattern, (int) k);
                 if (!Double.isNaN(s)) {
                     int ys = top + ph - (int) (s / ymax * ph);
                     g.setStroke(dashed);
@@ -596,9 +655,9 @@ public final class ReproReport {
         }
         g.setColor(Color.DARK_GRAY);
         g.setStroke(dashed);
-        int ly = top + 10 + POLICIES.size() * 22 + 10;
+        int ly = top + 10 + cols.size() * 22 + 10;
         g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
-        g.drawString("RSched 4x2", left + pw + 52, ly + 5);
+        g.drawString("RSched " + grid.dims()[0] + "x" + grid.dims()[1], left + pw + 52, ly + 5);
         g.dispose();
         javax.imageio.ImageIO.write(img, "png", png.toFile());
     }
