@@ -88,6 +88,16 @@ public final class ScaleLesHalo {
             return dy;
         }
 
+        /** The direction travelling (dx, dy), each of -1, 0, 1 and not both 0. */
+        public static Direction of(int dx, int dy) {
+            for (Direction d : values()) {
+                if (d.dx == dx && d.dy == dy) {
+                    return d;
+                }
+            }
+            throw new IllegalArgumentException(dx + "," + dy);
+        }
+
         /** Puts per exchange in this direction: 1 for E/W (one block-stride message), else one per halo row. */
         public int puts() {
             return dy == 0 ? 1 : HALO;
@@ -358,7 +368,7 @@ public final class ScaleLesHalo {
             int dy = j < HALO ? 1 : j >= HALO + JMAX ? -1 : 0;
             for (int i = 0; i < IA; i++) {
                 int dx = i < HALO ? 1 : i >= HALO + IMAX ? -1 : 0;
-                Direction d = dx == 0 && dy == 0 ? null : direction(dx, dy);
+                Direction d = dx == 0 && dy == 0 ? null : Direction.of(dx, dy);
                 int from = d == null ? rank : cart.rankOf(c[0] - dx, c[1] - dy);
                 for (int kk = 0; kk < ka; kk++) {
                     double want;
@@ -382,15 +392,6 @@ public final class ScaleLesHalo {
                 }
             }
         }
-    }
-
-    private static Direction direction(int dx, int dy) {
-        for (Direction d : Direction.values()) {
-            if (d.dx == dx && d.dy == dy) {
-                return d;
-            }
-        }
-        throw new IllegalArgumentException(dx + "," + dy);
     }
 
     private static void set(Object buf, int x, double v) {

@@ -309,7 +309,7 @@ public final class ScaleLes3Bench {
             int dy = j < HALO ? 1 : j >= HALO + JMAX ? -1 : 0;
             for (int i = 0; i < IA; i++) {
                 int dx = i < HALO ? 1 : i >= HALO + IMAX ? -1 : 0;
-                Direction d = dx == 0 && dy == 0 ? null : direction(dx, dy);
+                Direction d = dx == 0 && dy == 0 ? null : Direction.of(dx, dy);
                 int from = d == null ? rank : cart.rankOf(c[0] - dx, c[1] - dy);
                 for (int kk = 0; kk < ka; kk++) {
                     double want;
@@ -332,15 +332,6 @@ public final class ScaleLes3Bench {
                 }
             }
         }
-    }
-
-    private static Direction direction(int dx, int dy) {
-        for (Direction d : Direction.values()) {
-            if (d.dx() == dx && d.dy() == dy) {
-                return d;
-            }
-        }
-        throw new IllegalArgumentException(dx + "," + dy);
     }
 
     private static void set(Object buf, int x, double v) {
