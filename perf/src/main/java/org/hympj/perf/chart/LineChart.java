@@ -97,9 +97,11 @@ public final class LineChart {
 
     /**
      * A line through {@code points} ({x, y} in data units, drawn in order); {@code name} null keeps it out
-     * of the legend; {@code dot} is the dot's diameter (0: no dots).
+     * of the legend; {@code dot} is the dot's diameter (0: no dots); {@code dotsFirst} draws each dot
+     * before the segment reaching it rather than after (the antialiased edges differ by a shade).
      */
-    public record Series(String name, Color colour, List<double[]> points, float width, boolean dashed, int dot) {
+    public record Series(String name, Color colour, List<double[]> points, float width, boolean dashed, int dot,
+        boolean dotsFirst) {
     }
 
     private final Layout layout;
@@ -125,7 +127,7 @@ public final class LineChart {
 
     /** A legend row with no line in the plot, after the series' rows, its text in its own colour. */
     public LineChart note(String text, Color colour, float width, boolean dashed) {
-        note = new Series(text, colour, List.of(), width, dashed, 0);
+        note = new Series(text, colour, List.of(), width, dashed, 0, false);
         return this;
     }
 
@@ -226,10 +228,13 @@ public final class LineChart {
         for (double[] p : s.points) {
             int px = px(x.scale.of(p[0]));
             int py = py(y.scale.of(p[1]));
+            if (s.dot > 0 && s.dotsFirst) {
+                g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
+            }
             if (qx >= 0) {
                 g.drawLine(qx, qy, px, py);   // segment by segment: each dash pattern starts at a point
             }
-            if (s.dot > 0) {
+            if (s.dot > 0 && !s.dotsFirst) {
                 g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
             }
             qx = px;

@@ -1,11 +1,7 @@
 package org.hympj.perf.fabric;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
+import java.awt.Point;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import javax.imageio.ImageIO;
+import org.hympj.perf.chart.LineChart;
 
 /**
  * {@code hympj-bench fabric-report}: turns the result files of the fabric drivers (their stdout:
@@ -465,18 +461,18 @@ final class FabricReport {
         if (s.isEmpty()) {
             return;
         }
-        System.setProperty("java.awt.headless", "true");
         int w = 900;
         int h = 600;
         int l = 90;
-        int r = 30;
         int t = 50;
         int bo = 70;
         double xmin = Double.MAX_VALUE;
         double xmax = 0;
         double ymin = Double.MAX_VALUE;
         double ymax = 0;
+        TreeSet<Long> ns = new TreeSet<>();
         for (TreeMap<Long, Double> m : s.values()) {
+            ns.addAll(m.keySet());
             for (Map.Entry<Long, Double> e : m.entrySet()) {
                 xmin = Math.min(xmin, e.getKey());
                 xmax = Math.max(xmax, e.getKey());
@@ -484,80 +480,32 @@ final class FabricReport {
                 ymax = Math.max(ymax, e.getValue());
             }
         }
-        double lx0 = Math.log10(xmin) - 0.05;
-        double lx1 = Math.log10(xmax) + 0.05;
         double ly0 = Math.floor(Math.log10(ymin));
         double ly1 = Math.ceil(Math.log10(ymax));
-        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, w, h);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        g.setColor(new Color(0xdddddd));
+        List<LineChart.Tick> yt = new ArrayList<>();
         for (double d = ly0; d <= ly1 + 1e-9; d += 1) {
-            for (int k = 1; k < 10; k++) {
-                double ly = d + Math.log10(k);
-                if (ly > ly1 + 1e-9) {
-                    break;
-                }
-                int y = (int) (t + (h - t - bo) * (ly1 - ly) / (ly1 - ly0));
-                g.setColor(k == 1 ? new Color(0xbbbbbb) : new Color(0xeeeeee));
-                g.drawLine(l, y, w - r, y);
-                if (k == 1) {
-                    g.setColor(Color.BLACK);
-                    String lab = fmtAxis(Math.pow(10, d));
-                    g.drawString(lab, l - 10 - g.getFontMetrics().stringWidth(lab), y + 5);
-                }
+            for (int k = 1; k < 10 && d + Math.log10(k) <= ly1 + 1e-9; k++) {
+                yt.add(k == 1 ? new LineChart.Tick(d, fmtAxis(Math.pow(10, d)), new Color(0xbbbbbb))
+                    : new LineChart.Tick(d + Math.log10(k), null, new Color(0xeeeeee)));
             }
         }
-        TreeSet<Long> ns = new TreeSet<>();
-        for (TreeMap<Long, Double> m : s.values()) {
-            ns.addAll(m.keySet());
-        }
+        List<LineChart.Tick> xt = new ArrayList<>();
         for (long n : ns) {
-            int x = (int) (l + (w - l - r) * (Math.log10(n) - lx0) / (lx1 - lx0));
-            g.setColor(new Color(0xeeeeee));
-            g.drawLine(x, t, x, h - bo);
-            g.setColor(Color.BLACK);
-            String lab = Long.toString(n);
-            g.drawString(lab, x - g.getFontMetrics().stringWidth(lab) / 2, h - bo + 18);
+            xt.add(new LineChart.Tick(Math.log10(n), Long.toString(n), new Color(0xeeeeee)));
         }
-        g.setColor(Color.BLACK);
-        g.drawRect(l, t, w - l - r, h - t - bo);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString(title, l, t - 20);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        g.drawString("N", (w + l) / 2, h - bo + 40);
-        g.rotate(-Math.PI / 2);
-        g.drawString("µs per iteration (modelled)", -(h + t) / 2 - 80, 25);
-        g.rotate(Math.PI / 2);
+        LineChart chart = new LineChart(new LineChart.Layout(w, h, l, 30, t, bo, 13, 13, t - 20, 10, 5, false), title,
+            new LineChart.Axis("N", new Point((w + l) / 2, h - bo + 40), LineChart.Scale.LOG10,
+                Math.log10(xmin) - 0.05, Math.log10(xmax) + 0.05, LineChart.Snap.FLOOR, xt, 0, Color.BLACK),
+            new LineChart.Axis("µs per iteration (modelled)", new Point(25, (h + t) / 2 + 80), LineChart.Scale.LOG10,
+                ly0, ly1, LineChart.Snap.CEIL, yt, 0, Color.BLACK),
+            new LineChart.Legend(true, 20, 20, 30, 37, 5, false, 0));
         int ci = 0;
-        int ly = t + 20;
         for (Map.Entry<String, TreeMap<Long, Double>> e : s.entrySet()) {
-            Color c = COLORS[ci++ % COLORS.length];
-            g.setColor(c);
-            g.setStroke(new BasicStroke(2.2f));
-            int px = -1;
-            int py = -1;
-            for (Map.Entry<Long, Double> p : e.getValue().entrySet()) {
-                int x = (int) (l + (w - l - r) * (Math.log10(p.getKey()) - lx0) / (lx1 - lx0));
-                int y = (int) (t + (h - t - bo) * (ly1 - Math.log10(p.getValue())) / (ly1 - ly0));
-                g.fillOval(x - 4, y - 4, 8, 8);
-                if (px >= 0) {
-                    g.drawLine(px, py, x, y);
-                }
-                px = x;
-                py = y;
-            }
-            g.drawLine(l + 15, ly, l + 45, ly);
-            g.setColor(Color.BLACK);
-            g.drawString(e.getKey(), l + 52, ly + 5);
-            ly += 20;
+            List<double[]> points = new ArrayList<>();
+            e.getValue().forEach((n, us) -> points.add(new double[] {n, us}));
+            chart.add(new LineChart.Series(e.getKey(), COLORS[ci++ % COLORS.length], points, 2.2f, false, 8, true));
         }
-        g.dispose();
-        Files.createDirectories(png.toAbsolutePath().getParent());
-        ImageIO.write(img, "png", png.toFile());
+        chart.write(png);
     }
 
     static String fmtAxis(double v) {

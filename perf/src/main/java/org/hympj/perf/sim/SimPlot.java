@@ -77,7 +77,7 @@ final class SimPlot {
             new LineChart.Legend(false, 16, 22, 25, 31, 4, false, 0));
         int k = 0;
         for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
-            chart.add(new LineChart.Series(e.getKey(), COLORS[k++ % COLORS.length], e.getValue(), 2f, false, 6));
+            chart.add(new LineChart.Series(e.getKey(), COLORS[k++ % COLORS.length], e.getValue(), 2f, false, 6, false));
         }
         chart.write(file);
     }
