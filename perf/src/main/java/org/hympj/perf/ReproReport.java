@@ -1,12 +1,7 @@
 package org.hympj.perf;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.Stroke;
-import java.awt.image.BufferedImage;
+import java.awt.Point;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.hympj.perf.chart.LineChart;
 import org.hympj.rsched.LowerBound;
 import org.hympj.rsched.MachineModel;
 import org.hympj.rsched.ScaleLes3;
@@ -558,108 +554,61 @@ public final class ReproReport {
     /** Time per exchange vs k, one colour per policy: emulated solid with dots, RSched's Table dashed. */
     static void plot(List<Row> rows, String pattern, TreeSet<Long> ks, Path png, Grid grid, List<String> cols)
         throws IOException {
-        System.setProperty("java.awt.headless", "true");
         int w = 960;
         int h = 600;
         int left = 80;
         int right = 150;
         int top = 50;
         int bottom = 60;
-        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, w, h);
+        int pw = w - left - right;
+        int ph = h - top - bottom;
+        List<List<double[]>> emulated = new ArrayList<>();
+        List<List<double[]>> rsched = new ArrayList<>();
         double ymax = 0;
-        long kmin = ks.first();
-        long kmax = ks.last();
         for (String p : cols) {
+            List<double[]> em = new ArrayList<>();
+            List<double[]> rs = new ArrayList<>();
             for (long k : ks) {
                 double e = med(rows, "scale-les3-" + pattern, p, k);
                 if (!Double.isNaN(e)) {
+                    em.add(new double[] {k, e});
                     ymax = Math.max(ymax, e);
                 }
                 double sv = simJob(grid, p, pattern, (int) k);
                 if (!Double.isNaN(sv)) {
+                    rs.add(new double[] {k, sv});
                     ymax = Math.max(ymax, sv);
                 }
             }
+            emulated.add(em);
+            rsched.add(rs);
         }
         ymax = niceCeil(ymax);
-        int pw = w - left - right;
-        int ph = h - top - bottom;
-        g.setColor(new Color(0xdddddd));
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        List<LineChart.Tick> yt = new ArrayList<>();
         for (int i = 0; i <= 5; i++) {
-            int y = top + ph - ph * i / 5;
-            g.setColor(new Color(0xe5e5e5));
-            g.drawLine(left, y, left + pw, y);
-            g.setColor(Color.DARK_GRAY);
-            String lab = String.format(Locale.ROOT, "%.0f", ymax * i / 5);
-            g.drawString(lab, left - 8 - g.getFontMetrics().stringWidth(lab), y + 4);
+            yt.add(new LineChart.Tick(ymax * i / 5, String.format(Locale.ROOT, "%.0f", ymax * i / 5),
+                new Color(0xe5e5e5)));
         }
+        List<LineChart.Tick> xt = new ArrayList<>();
         for (long k : ks) {
-            int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
-            g.setColor(Color.DARK_GRAY);
-            g.drawLine(x, top + ph, x, top + ph + 4);
-            if (k != 70 && k != 80) {
-                String lab = Long.toString(k);
-                g.drawString(lab, x - g.getFontMetrics().stringWidth(lab) / 2, top + ph + 18);
-            }
+            xt.add(new LineChart.Tick(k, k != 70 && k != 80 ? Long.toString(k) : null, null));
         }
-        g.setColor(Color.BLACK);
-        g.drawRect(left, top, pw, ph);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString("SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, " + grid.ranks()
-            + " ranks " + grid.dims()[0] + "x" + grid.dims()[1] + ")", left, 30);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        g.drawString("k (vertical levels)", left + pw / 2 - 50, h - 18);
-        g.rotate(-Math.PI / 2);
-        g.drawString("modelled us per exchange", -(top + ph / 2 + 80), 25);
-        g.rotate(Math.PI / 2);
-        Stroke solid = new BasicStroke(2f);
-        Stroke dashed = new BasicStroke(1.3f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+        String dims = grid.dims()[0] + "x" + grid.dims()[1];
+        LineChart chart = new LineChart(new LineChart.Layout(w, h, left, right, top, bottom, 12, 13, 30, 8, 4, false),
+            "SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, " + grid.ranks() + " ranks "
+                + dims + ")",
+            new LineChart.Axis("k (vertical levels)", new Point(left + pw / 2 - 50, h - 18), LineChart.Scale.LINEAR,
+                ks.first(), ks.last(), LineChart.Snap.FLOOR, xt, 4, Color.DARK_GRAY),
+            new LineChart.Axis("modelled us per exchange", new Point(25, top + ph / 2 + 80), LineChart.Scale.LINEAR, 0,
+                ymax, LineChart.Snap.FLOOR, yt, 0, Color.DARK_GRAY),
+            new LineChart.Legend(false, 10, 22, 30, 37, 5, true, 10));
         for (int pi = 0; pi < cols.size(); pi++) {
-            String p = cols.get(pi);
-            g.setColor(COLOURS[pi % COLOURS.length]);
-            int[] prev = null;
-            int[] prevS = null;
-            for (long k : ks) {
-                int x = left + (int) ((double) (k - kmin) / (kmax - kmin) * pw);
-                double e = med(rows, "scale-les3-" + pattern, p, k);
-                double s = simJob(grid, p, pattern, (int) k);
-                if (!Double.isNaN(s)) {
-                    int ys = top + ph - (int) (s / ymax * ph);
-                    g.setStroke(dashed);
-                    if (prevS != null) {
-                        g.drawLine(prevS[0], prevS[1], x, ys);
-                    }
-                    prevS = new int[] {x, ys};
-                }
-                if (!Double.isNaN(e)) {
-                    int y = top + ph - (int) (e / ymax * ph);
-                    g.setStroke(solid);
-                    if (prev != null) {
-                        g.drawLine(prev[0], prev[1], x, y);
-                    }
-                    g.fillOval(x - 3, y - 3, 7, 7);
-                    prev = new int[] {x, y};
-                }
-            }
-            g.setStroke(solid);
-            int ly = top + 10 + pi * 22;
-            g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
-            g.fillOval(left + pw + 27, ly - 3, 7, 7);
-            g.setColor(Color.BLACK);
-            g.drawString(p, left + pw + 52, ly + 5);
+            Color c = COLOURS[pi % COLOURS.length];
+            chart.add(new LineChart.Series(null, c, rsched.get(pi), 1.3f, true, 0, false),
+                new LineChart.Series(cols.get(pi), c, emulated.get(pi), 2f, false, 7, false));
         }
-        g.setColor(Color.DARK_GRAY);
-        g.setStroke(dashed);
-        int ly = top + 10 + cols.size() * 22 + 10;
-        g.drawLine(left + pw + 15, ly, left + pw + 45, ly);
-        g.drawString("RSched " + grid.dims()[0] + "x" + grid.dims()[1], left + pw + 52, ly + 5);
-        g.dispose();
-        javax.imageio.ImageIO.write(img, "png", png.toFile());
+        chart.note("RSched " + dims, Color.DARK_GRAY, 1.3f, true);
+        chart.write(png);
     }
 
     static double niceCeil(double v) {

@@ -109,7 +109,7 @@ public final class LineChart {
     private final Axis x;
     private final Axis y;
     private final Legend legend;
-    private final List<Series> series = new ArrayList<>();
+    private final List<List<Series>> groups = new ArrayList<>();
     private Series note;
 
     public LineChart(Layout layout, String title, Axis x, Axis y, Legend legend) {
@@ -120,8 +120,13 @@ public final class LineChart {
         this.legend = legend;
     }
 
-    public LineChart add(Series s) {
-        series.add(s);
+    /**
+     * Adds series drawn together, x by x (at each x, each one's segment and dot in the order given),
+     * then their legend rows; one series alone is drawn point by point in its order. (ReproReport
+     * draws a policy's two lines so; where they overlap, the antialiased shades depend on it.)
+     */
+    public LineChart add(Series... together) {
+        groups.add(List.of(together));
         return this;
     }
 
@@ -139,6 +144,7 @@ public final class LineChart {
         return layout.top + layout.plotHeight() - y.snap.of(layout.plotHeight() * (u - y.lo) / (y.hi - y.lo));
     }
 
+    /** Draws the chart and writes it to {@code png} (creating its folder). */
     public void write(Path png) throws IOException {
         System.setProperty("java.awt.headless", "true");
         Layout l = layout;
@@ -196,10 +202,12 @@ public final class LineChart {
         g.drawString(y.label, -ya.y, ya.x);
         g.rotate(Math.PI / 2);
         int row = 0;
-        for (Series s : series) {
-            draw(g, s);
-            if (s.name != null) {
-                legendRow(g, s, l.top + legend.firstRow + legend.pitch * row++, Color.BLACK);
+        for (List<Series> group : groups) {
+            draw(g, group);
+            for (Series s : group) {
+                if (s.name != null) {
+                    legendRow(g, s, l.top + legend.firstRow + legend.pitch * row++, Color.BLACK);
+                }
             }
         }
         if (note != null) {
@@ -220,26 +228,45 @@ public final class LineChart {
             new float[] {6f, 4f}, 0f) : new BasicStroke(s.width);
     }
 
-    private void draw(Graphics2D g, Series s) {
+    private void draw(Graphics2D g, List<Series> group) {
+        int[] next = new int[group.size()];
+        int[][] last = new int[group.size()][];
+        while (true) {
+            double x0 = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < group.size(); i++) {
+                if (next[i] < group.get(i).points.size()) {
+                    x0 = Math.min(x0, group.get(i).points.get(next[i])[0]);
+                }
+            }
+            if (x0 == Double.POSITIVE_INFINITY) {
+                return;
+            }
+            for (int i = 0; i < group.size(); i++) {
+                Series s = group.get(i);
+                if (next[i] < s.points.size() && s.points.get(next[i])[0] == x0) {
+                    last[i] = step(g, s, s.points.get(next[i]), last[i]);
+                    next[i]++;
+                }
+            }
+        }
+    }
+
+    /** Draws the segment from {@code last} (null: none) to {@code p} and p's dot; returns p's pixel. */
+    private int[] step(Graphics2D g, Series s, double[] p, int[] last) {
         g.setColor(s.colour);
         g.setStroke(stroke(s));
-        int qx = -1;
-        int qy = -1;
-        for (double[] p : s.points) {
-            int px = px(x.scale.of(p[0]));
-            int py = py(y.scale.of(p[1]));
-            if (s.dot > 0 && s.dotsFirst) {
-                g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
-            }
-            if (qx >= 0) {
-                g.drawLine(qx, qy, px, py);   // segment by segment: each dash pattern starts at a point
-            }
-            if (s.dot > 0 && !s.dotsFirst) {
-                g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
-            }
-            qx = px;
-            qy = py;
+        int px = px(x.scale.of(p[0]));
+        int py = py(y.scale.of(p[1]));
+        if (s.dot > 0 && s.dotsFirst) {
+            g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
         }
+        if (last != null) {
+            g.drawLine(last[0], last[1], px, py);   // segment by segment: each dash pattern starts at a point
+        }
+        if (s.dot > 0 && !s.dotsFirst) {
+            g.fillOval(px - s.dot / 2, py - s.dot / 2, s.dot, s.dot);
+        }
+        return new int[] {px, py};
     }
 
     private void legendRow(Graphics2D g, Series s, int ly, Color text) {
