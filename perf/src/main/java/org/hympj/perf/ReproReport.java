@@ -554,14 +554,6 @@ public final class ReproReport {
     /** Time per exchange vs k, one colour per policy: emulated solid with dots, RSched's Table dashed. */
     static void plot(List<Row> rows, String pattern, TreeSet<Long> ks, Path png, Grid grid, List<String> cols)
         throws IOException {
-        int w = 960;
-        int h = 600;
-        int left = 80;
-        int right = 150;
-        int top = 50;
-        int bottom = 60;
-        int pw = w - left - right;
-        int ph = h - top - bottom;
         List<List<double[]>> emulated = new ArrayList<>();
         List<List<double[]>> rsched = new ArrayList<>();
         double ymax = 0;
@@ -594,13 +586,14 @@ public final class ReproReport {
             xt.add(new LineChart.Tick(k, k != 70 && k != 80 ? Long.toString(k) : null, null));
         }
         String dims = grid.dims()[0] + "x" + grid.dims()[1];
-        LineChart chart = new LineChart(new LineChart.Layout(w, h, left, right, top, bottom, 12, 13, 30, 8, 4, false),
-            "SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, " + grid.ranks() + " ranks "
-                + dims + ")",
-            new LineChart.Axis("k (vertical levels)", new Point(left + pw / 2 - 50, h - 18), LineChart.Scale.LINEAR,
-                ks.first(), ks.last(), LineChart.Snap.FLOOR, xt, 4, Color.DARK_GRAY),
-            new LineChart.Axis("modelled us per exchange", new Point(25, top + ph / 2 + 80), LineChart.Scale.LINEAR, 0,
-                ymax, LineChart.Snap.FLOOR, yt, 0, Color.DARK_GRAY),
+        LineChart.Layout at = new LineChart.Layout(960, 600, 80, 150, 50, 60, 12, 13, 30, 8, 4, false);
+        String title = "SCALE-LES3 halo, pattern " + pattern + ": time per exchange vs k (tofu model, " + grid.ranks()
+            + " ranks " + dims + ")";
+        LineChart chart = new LineChart(at, title,
+            new LineChart.Axis("k (vertical levels)", new Point(at.left() + at.plotWidth() / 2 - 50, at.height() - 18),
+                LineChart.Scale.LINEAR, ks.first(), ks.last(), LineChart.Snap.FLOOR, xt, 4, Color.DARK_GRAY),
+            new LineChart.Axis("modelled us per exchange", new Point(25, at.top() + at.plotHeight() / 2 + 80),
+                LineChart.Scale.LINEAR, 0, ymax, LineChart.Snap.FLOOR, yt, 0, Color.DARK_GRAY),
             new LineChart.Legend(false, 10, 22, 30, 37, 5, true, 10));
         for (int pi = 0; pi < cols.size(); pi++) {
             Color c = COLOURS[pi % COLOURS.length];

@@ -77,11 +77,11 @@ public final class LineChart {
      */
     public record Layout(int width, int height, int left, int right, int top, int bottom, int tickFont, int labelFont,
         int titleBaseline, int yLabelGap, int yLabelShift, boolean gridOverFrame) {
-        int plotWidth() {
+        public int plotWidth() {
             return width - left - right;
         }
 
-        int plotHeight() {
+        public int plotHeight() {
             return height - top - bottom;
         }
     }
@@ -168,7 +168,8 @@ public final class LineChart {
             }
             if (t.label != null) {
                 g.setColor(y.ink);
-                g.drawString(t.label, l.left - l.yLabelGap - g.getFontMetrics().stringWidth(t.label), py + l.yLabelShift);
+                int tw = g.getFontMetrics().stringWidth(t.label);
+                g.drawString(t.label, l.left - l.yLabelGap - tw, py + l.yLabelShift);
             }
         }
         int base = l.top + ph;
