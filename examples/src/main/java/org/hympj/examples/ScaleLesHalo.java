@@ -171,7 +171,8 @@ public final class ScaleLesHalo {
         return out;
     }
 
-    static int tag(Direction d, int put) {
+    /** The tag of put {@code put} in direction {@code d} (the same at the sender and the receiver). */
+    public static int tag(Direction d, int put) {
         return 100 + d.ordinal() * HALO + put;
     }
 
@@ -312,7 +313,7 @@ public final class ScaleLesHalo {
     }
 
     /** E/W: 16 rows of KA·2 (block-stride); N/S: one row of KA·16; diagonals: KA·2 of one row. */
-    private static Datatype type(Direction d, int ka) {
+    public static Datatype type(Direction d, int ka) {
         if (d.dy == 0) {
             return Datatype.DOUBLE.vector(JMAX, ka * HALO, ka * IA);
         }

@@ -12,6 +12,7 @@ import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
+import org.hympj.examples.ScaleLesHalo;
 import org.hympj.examples.ScaleLesHalo.Direction;
 import org.hympj.examples.ScaleLesHalo.Message;
 import org.hympj.examples.ScaleLesHalo.Pattern;
@@ -236,33 +237,16 @@ public final class ScaleLes3Bench {
         for (Direction d : pattern.directions()) {
             int source = cart.rankOf(c[0] - d.dx(), c[1] - d.dy());
             for (int q = 0; q < d.puts(); q++) {
-                rs.add(cart.recvInit(buf, offset(ka, recvI(d), recvJ(d, q)), 1, type(d, ka), source, m(sends, d, q)));
+                rs.add(cart.recvInit(buf, offset(ka, recvI(d), recvJ(d, q)), 1, ScaleLesHalo.type(d, ka), source, ScaleLesHalo.tag(d, q)));
             }
         }
         for (Message m : sends) {
             Direction d = m.direction();
-            rs.add(cart.sendInit(buf, offset(ka, sendI(d), sendJ(d, m.put())), 1, type(d, ka), m.dest(), m.tag()));
+            rs.add(cart.sendInit(buf, offset(ka, sendI(d), sendJ(d, m.put())), 1, ScaleLesHalo.type(d, ka), m.dest(), m.tag()));
         }
         return rs.toArray(new PersistentRequest[0]);
     }
 
-    /** The tag of put q in direction d (the same on both sides). */
-    private static int m(List<Message> sends, Direction d, int q) {
-        for (Message m : sends) {
-            if (m.direction() == d && m.put() == q) {
-                return m.tag();
-            }
-        }
-        throw new IllegalStateException("no message " + d + "/" + q);
-    }
-
-    /** E/W: 16 rows of KA·2 (block-stride); N/S: one row of KA·16; diagonals: KA·2 of one row. */
-    static Datatype type(Direction d, int ka) {
-        if (d.dy() == 0) {
-            return Datatype.DOUBLE.vector(JMAX, ka * HALO, ka * IA);
-        }
-        return Datatype.DOUBLE.contiguous(ka * (d.dx() == 0 ? IMAX : HALO));
-    }
 
     static int offset(int ka, int i, int j) {
         return ka * (i + IA * j);

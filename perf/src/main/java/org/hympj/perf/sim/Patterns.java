@@ -107,11 +107,11 @@ public final class Patterns {
             for (Direction d : p.directions()) {
                 int source = Topology.rank(dims, periods, new int[] {c[0] - d.dx(), c[1] - d.dy()});
                 for (int q = 0; q < d.puts(); q++) {
-                    reqs.add(s.recvInit(source, tagOf(sends, d, q), Shape.of(type(d, ka), 1), segment));
+                    reqs.add(s.recvInit(source, ScaleLesHalo.tag(d, q), Shape.of(ScaleLesHalo.type(d, ka), 1), segment));
                 }
             }
             for (Message m : sends) {
-                reqs.add(s.sendInit(m.dest(), m.tag(), Shape.of(type(m.direction(), ka), 1), segment));
+                reqs.add(s.sendInit(m.dest(), m.tag(), Shape.of(ScaleLesHalo.type(m.direction(), ka), 1), segment));
             }
             int set = s.set(reqs.stream().mapToInt(Integer::intValue).toArray());
             s.barrier();
@@ -126,22 +126,6 @@ public final class Patterns {
         }
     }
 
-    private static int tagOf(List<Message> sends, Direction d, int q) {
-        for (Message m : sends) {
-            if (m.direction() == d && m.put() == q) {
-                return m.tag();
-            }
-        }
-        throw new IllegalStateException("no message " + d + "/" + q);
-    }
-
-    static Datatype type(Direction d, int ka) {
-        if (d.dy() == 0) {
-            return Datatype.DOUBLE.vector(ScaleLesHalo.JMAX, ka * ScaleLesHalo.HALO,
-                ka * (ScaleLesHalo.IMAX + 2 * ScaleLesHalo.HALO));
-        }
-        return Datatype.DOUBLE.contiguous(ka * (d.dx() == 0 ? ScaleLesHalo.IMAX : ScaleLesHalo.HALO));
-    }
 
     /** Barrier latency as {@code Collective barrier=ALGO} times it: a barrier, then {@code iters} barriers. */
     public static void barrier(Sim sim, Script.Barrier algorithm, int warmup, int iters) {
