@@ -206,8 +206,8 @@ public final class Sim {
         } else {
             this.policy = null;
         }
-        this.handshakePuts = config.sched.equals(JobConfig.SCHED_RNDV);
-        if (!config.sched.equals("none") && !handshakePuts) {
+        this.handshakePuts = job.rendezvousHandshakePuts();
+        if (job.rsched()) {
             int engines = (int) p.count("tca.dma.engines", 4);
             this.scheduler = Schedulers.parse(config.sched);
             this.machine = new MachineModel(engines, p.bytesPerNs("tca.dma.bandwidth"),
@@ -877,15 +877,7 @@ public final class Sim {
 
     /** FabricTiming.planControl: a 64-byte control put from src to dst issued at now; returns its arrival. */
     private long planControl(int channel, int src, int dst, long now) {
-        Transfer t = transfer;
-        t.engineHint = -1;
-        t.recvEngineHint = -1;
-        t.set(channel == 0 ? Fabric.TCA : Fabric.IB, src, dst, FabricTiming.CONTROL_BYTES, Layout.CONTIGUOUS, 1,
-            FabricTiming.CONTROL_BYTES);
-        t.mode = Transfer.Mode.MTOM;
-        t.persistent = false;
-        t.chainLength = 1;
-        t.cacheKey = 0;
+        Transfer t = transfer.setControl(channel == 0 ? Fabric.TCA : Fabric.IB, src, dst);
         model.plan(t, now, timelines, null, path, plan);
         account(t, channel, FabricTiming.CONTROL_BYTES);
         if (planLog != null) {

@@ -116,15 +116,19 @@ public final class FabricTiming {
         int engines = Math.max(1, model.topology().engines());
         transfer.chainLength = (persistentTcaSends + engines - 1) / engines;
         transfer.cacheKey = ((long) dst * 31 + bytes) * 31 + layout.ordinal() * 7L + type.hashCode();
-        long now = modelNow(realNow);
-        model.plan(transfer, now, timelines, cache, path, plan);
+        planTransfer(modelNow(realNow), cache);
+    }
+
+    /** Plans {@link #transfer} issued at modelled {@code now}; sets the real-time results. */
+    private void planTransfer(long now, DescriptorCache descriptors) {
+        model.plan(transfer, now, timelines, descriptors, path, plan);
         visibleAtReal = toReal(plan.visibleAt);
         senderDoneReal = toReal(plan.senderDone);
         modelledDuration = plan.visibleAt - now;
     }
 
     /** Bytes of a rendezvous control message (RTS, CTS) planned as a put under {@code --sched rndv}. */
-    public static final long CONTROL_BYTES = 64;
+    public static final long CONTROL_BYTES = Transfer.CONTROL_BYTES;
 
     /**
      * Plans a rendezvous control message (S3's original protocol: RTS and CTS are RDMA puts)
@@ -137,21 +141,12 @@ public final class FabricTiming {
      * puts). Sets {@link #visibleAtReal} and {@link #senderDoneReal}; allocation-free.
      */
     public void planControl(Fabric fabric, int dst, long notBeforeReal, long realNow) {
-        transfer.engineHint = -1;
-        transfer.recvEngineHint = -1;
-        transfer.set(fabric, rank, dst, CONTROL_BYTES, Layout.CONTIGUOUS, 1, CONTROL_BYTES);
-        transfer.mode = Transfer.Mode.MTOM;
-        transfer.persistent = false;
-        transfer.chainLength = 1;
-        transfer.cacheKey = 0;
+        transfer.setControl(fabric, rank, dst);
         long now = modelNow(realNow);
         if (notBeforeReal != 0) {
             now = Math.max(now, modelAtOrAfter(notBeforeReal));
         }
-        model.plan(transfer, now, timelines, null, path, plan);
-        visibleAtReal = toReal(plan.visibleAt);
-        senderDoneReal = toReal(plan.senderDone);
-        modelledDuration = plan.visibleAt - now;
+        planTransfer(now, null);
     }
 
     /** The first modelled instant whose real time is at or after {@code real} (inverse of {@link #toReal}). */

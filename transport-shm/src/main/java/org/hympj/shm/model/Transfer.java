@@ -28,6 +28,25 @@ public final class Transfer {
     /** The receive engine at the destination a scheduler assigned, or -1. */
     public int recvEngineHint = -1;
 
+    /** Bytes of a rendezvous control message (RTS, CTS) when it is planned as a put ({@code --sched rndv}). */
+    public static final long CONTROL_BYTES = 64;
+
+    /**
+     * A rendezvous control message as a put (S3's original protocol): {@link #CONTROL_BYTES}
+     * contiguous, registered at both ends, on the engines the model picks; its descriptor built
+     * by the host (kept out of the descriptor cache, which it would churn for the data puts).
+     */
+    public Transfer setControl(Fabric f, int src, int dst) {
+        set(f, src, dst, CONTROL_BYTES, Layout.CONTIGUOUS, 1, CONTROL_BYTES);
+        engineHint = -1;
+        recvEngineHint = -1;
+        mode = Mode.MTOM;
+        persistent = false;
+        chainLength = 1;
+        cacheKey = 0;
+        return this;
+    }
+
     public Transfer set(Fabric f, int src, int dst, long bytes, Layout layout, long blocks, long elements) {
         this.fabric = f;
         this.src = src;

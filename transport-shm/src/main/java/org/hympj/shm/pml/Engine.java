@@ -1170,10 +1170,13 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         return Action.CONTINUE;
     }
 
-    /** A streamed piece is in: the receive completes with its last piece, at the latest piece's modelled instant (0: now). */
-    private void pieceArrived(RecvReq r, int n, long vis) {
+    /**
+     * {@code n} bytes of a rendezvous receive are in (a streamed piece, or a put's completion
+     * notice): the receive completes with its last bytes, at the latest part's instant (0: now).
+     */
+    private void pieceArrived(RecvReq r, long n, long vis) {
         r.received += n;
-        if (timing != null && vis - r.visibleAt > 0) {
+        if (vis - r.visibleAt > 0) {
             r.visibleAt = vis;
         }
         if (r.received == r.accept) {
@@ -1183,18 +1186,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
     }
 
-    /** A put's completion notice: the receive completes when all its parts are there (at the latest's instant). */
+    /** A put's completion notice. */
     private void onFin(MutableDirectBuffer buffer, int p, long vis) {
-        RecvReq r = rndvRecvs.get(buffer.getInt(p));
-        r.received += buffer.getLong(p + 8);
-        if (vis - r.visibleAt > 0) {
-            r.visibleAt = vis;
-        }
-        if (r.received == r.accept) {
-            long at = r.visibleAt;
-            r.visibleAt = 0;
-            finishRendezvousRecv(r, at);
-        }
+        pieceArrived(rndvRecvs.get(buffer.getInt(p)), buffer.getLong(p + 8), vis);
     }
 
     private Unexpected newUnexpected(int kind, int channel, int src, int tag, long total) {
