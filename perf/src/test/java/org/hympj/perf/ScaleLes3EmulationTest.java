@@ -1,0 +1,53 @@
+package org.hympj.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The emulated SCALE-LES3 exchange runs RSched's schedule: 9 ranks on S3's 3×3 neighbourhood,
+ * ew and nsew at k=872 under bl:4, every big put a rendezvous (eager limit 16 KiB), through the
+ * real launcher. Each pattern's fastest exchange (modelled time) must be within 15% of the
+ * makespan RSched computed for the set (65.07 and 66.07 µs). A scheduled put that landed in a
+ * bounce buffer at the receiver, as unscheduled ones do, would take ew to 87.6 µs (1.35×).
+ */
+class ScaleLes3EmulationTest {
+    private static final Pattern REMARK = Pattern.compile("# scale-les3-(\\w+) k=872 bl:4: .*\\bmin ([0-9.]+);.*"
+        + "rsched makespan ([0-9.]+)");
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ewAndNsewUnderBl4FollowTheSchedule() throws java.io.IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
+            .model("tofu").sched("bl:4").timeDilation(2000).eagerLimit(16 << 10)
+            .jvmArg("-Dhympj.bench.patterns=ew,nsew").jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        int cells = 0;
+        for (String line : r.output(0).split("\n")) {
+            Matcher m = REMARK.matcher(line);
+            if (m.find()) {
+                String pattern = m.group(1);
+                double emulated = Double.parseDouble(m.group(2));
+                double makespan = Double.parseDouble(m.group(3));
+                assertTrue(emulated <= 1.15 * makespan, () -> String.format(java.util.Locale.ROOT,
+                    "%s: fastest exchange %.2f us against RSched's makespan %.2f us (%.2fx)", pattern, emulated,
+                    makespan, emulated / makespan));
+                cells++;
+            }
+        }
+        assertEquals(2, cells, () -> "expected the ew and nsew k=872 remarks in rank 0's output:\n" + r.output(0));
+    }
+}
