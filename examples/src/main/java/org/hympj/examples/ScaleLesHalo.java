@@ -221,7 +221,7 @@ public final class ScaleLesHalo {
             CartComm cart = world.createCart(CartComm.dimsCreate(world.size(), new int[2]), new boolean[] {true, true},
                 false);
             int ka = k + 2 * HALO;
-            Object buf = segment ? cart.allocDoubles(ka * IA * JA) : new double[ka * IA * JA];
+            Object buf = segment ? cart.allocDoubles(cells(ka)) : new double[cells(ka)];
             for (Pattern p : patterns) {
                 run(cart, buf, p, k, iters, warmup, sync);
             }
@@ -294,8 +294,17 @@ public final class ScaleLesHalo {
         }
     }
 
-    /** Receives first (each from the neighbour opposite to the direction of travel), then the sends of {@code sends}. */
-    private static PersistentRequest[] requests(CartComm cart, Object buf, Pattern pattern, List<Message> sends,
+    /** Doubles in one rank's array of KA = k + 2·HALO levels: KA·IA·JA. */
+    public static int cells(int ka) {
+        return ka * IA * JA;
+    }
+
+    /**
+     * The persistent requests of one exchange on an array of KA·IA·JA doubles ({@link #cells}):
+     * receives first (each from the neighbour opposite to the direction of travel), then the
+     * sends of {@code sends} in their order.
+     */
+    public static PersistentRequest[] requests(CartComm cart, Object buf, Pattern pattern, List<Message> sends,
                                                 int ka) {
         int[] c = cart.coords();
         List<PersistentRequest> rs = new ArrayList<>();
@@ -348,7 +357,8 @@ public final class ScaleLesHalo {
         return ((((long) rank * 16 + round) * 4096 + kk) * 32 + i) * 32 + j;
     }
 
-    private static void fill(Object buf, int rank, int round, int ka) {
+    /** Owned cells take their round's values ({@link #encode}), halo cells the sentinel. */
+    public static void fill(Object buf, int rank, int round, int ka) {
         for (int j = 0; j < JA; j++) {
             for (int i = 0; i < IA; i++) {
                 boolean owned = i >= HALO && i < HALO + IMAX && j >= HALO && j < HALO + JMAX;
@@ -360,7 +370,7 @@ public final class ScaleLesHalo {
     }
 
     /** Checks every cell of this rank's array; adds to checked[0] (cells) and checked[1] (wrong ones). */
-    private static void check(CartComm cart, Object buf, Pattern pattern, int round, int ka, long[] checked) {
+    public static void check(CartComm cart, Object buf, Pattern pattern, int round, int ka, long[] checked) {
         int[] c = cart.coords();
         int rank = cart.rank();
         int reported = 0;

@@ -11,9 +11,7 @@ import org.hympj.api.Mpj;
 import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
-import org.hympj.api.SegmentBuffer;
 import org.hympj.examples.ScaleLesHalo;
-import org.hympj.examples.ScaleLesHalo.Direction;
 import org.hympj.examples.ScaleLesHalo.Message;
 import org.hympj.examples.ScaleLesHalo.Pattern;
 
@@ -55,12 +53,7 @@ import org.hympj.examples.ScaleLesHalo.Pattern;
  * fails the job.
  */
 public final class ScaleLes3Bench {
-    static final int IMAX = 16;
-    static final int JMAX = 16;
-    static final int HALO = 2;
-    static final int IA = IMAX + 2 * HALO;
-    static final int JA = JMAX + 2 * HALO;
-    static final double SENTINEL = -1.0;
+    private static final int HALO = ScaleLesHalo.HALO;
 
     private ScaleLes3Bench() {
     }
@@ -106,8 +99,8 @@ public final class ScaleLes3Bench {
             }
             for (BufferKind kind : kinds) {
                 int kaMax = kmax + 2 * HALO;
-                Object buf = kind == BufferKind.SEGMENT ? cart.allocDoubles(kaMax * IA * JA)
-                    : new double[kaMax * IA * JA];
+                Object buf = kind == BufferKind.SEGMENT ? cart.allocDoubles(ScaleLesHalo.cells(kaMax))
+                    : new double[ScaleLesHalo.cells(kaMax)];
                 if (Rows.PREPASS) {
                     cell(cart, engine, buf, patterns.get(0), ks[0], per, warmup, sync); // untimed, discarded
                 }
@@ -157,9 +150,9 @@ public final class ScaleLes3Bench {
                        int warmup, String sync) {
         int ka = k + 2 * HALO;
         List<Message> sends = org.hympj.examples.ScaleLesHalo.messages(cart.dims(), cart.coords(), pattern, k);
-        PersistentRequest[] reqs = requests(cart, buf, pattern, sends, ka);
+        PersistentRequest[] reqs = ScaleLesHalo.requests(cart, buf, pattern, sends, ka);
         boolean program = sync.equals("program");
-        fill(buf, cart.rank(), 0, ka);
+        ScaleLesHalo.fill(buf, cart.rank(), 0, ka);
         cart.barrier();
         for (int it = 0; it < warmup; it++) {
             exchange(cart, reqs, program, null, null, 0);
@@ -195,12 +188,12 @@ public final class ScaleLes3Bench {
         r.exchangeMin = Arrays.stream(span).min().orElse(0);
 
         long[] checked = {0, 0};
-        check(cart, buf, pattern, 0, ka, checked);
-        fill(buf, cart.rank(), 1, ka);       // a new round: only a fresh exchange can deliver these values
+        ScaleLesHalo.check(cart, buf, pattern, 0, ka, checked);
+        ScaleLesHalo.fill(buf, cart.rank(), 1, ka);       // a new round: only a fresh exchange can deliver these values
         cart.barrier();
         Request.startAll(reqs);
         Request.waitAll(reqs);
-        check(cart, buf, pattern, 1, ka, checked);
+        ScaleLesHalo.check(cart, buf, pattern, 1, ka, checked);
         for (PersistentRequest q : reqs) {
             q.free();
         }
@@ -228,105 +221,5 @@ public final class ScaleLes3Bench {
             start[i] = t0;
             end[i] = t1;
         }
-    }
-
-    /** As ScaleLesHalo: receives first (each from the neighbour opposite to the travel), then the sends in order. */
-    static PersistentRequest[] requests(CartComm cart, Object buf, Pattern pattern, List<Message> sends, int ka) {
-        int[] c = cart.coords();
-        List<PersistentRequest> rs = new ArrayList<>();
-        for (Direction d : pattern.directions()) {
-            int source = cart.rankOf(c[0] - d.dx(), c[1] - d.dy());
-            for (int q = 0; q < d.puts(); q++) {
-                rs.add(cart.recvInit(buf, offset(ka, recvI(d), recvJ(d, q)), 1, ScaleLesHalo.type(d, ka), source, ScaleLesHalo.tag(d, q)));
-            }
-        }
-        for (Message m : sends) {
-            Direction d = m.direction();
-            rs.add(cart.sendInit(buf, offset(ka, sendI(d), sendJ(d, m.put())), 1, ScaleLesHalo.type(d, ka), m.dest(), m.tag()));
-        }
-        return rs.toArray(new PersistentRequest[0]);
-    }
-
-
-    static int offset(int ka, int i, int j) {
-        return ka * (i + IA * j);
-    }
-
-    private static int sendI(Direction d) {
-        return d.dx() > 0 ? HALO + IMAX - HALO : HALO;
-    }
-
-    private static int recvI(Direction d) {
-        return d.dx() > 0 ? 0 : d.dx() < 0 ? HALO + IMAX : HALO;
-    }
-
-    private static int sendJ(Direction d, int q) {
-        return d.dy() > 0 ? HALO + JMAX - HALO + q : HALO + q;
-    }
-
-    private static int recvJ(Direction d, int q) {
-        return d.dy() > 0 ? q : d.dy() < 0 ? HALO + JMAX + q : HALO;
-    }
-
-    /** The value of owned cell (kk, i, j) of {@code rank} in {@code round}: exact in a double. */
-    static double encode(int rank, int round, int kk, int i, int j) {
-        return ((((long) rank * 16 + round) * 4096 + kk) * 32 + i) * 32 + j;
-    }
-
-    static void fill(Object buf, int rank, int round, int ka) {
-        for (int j = 0; j < JA; j++) {
-            for (int i = 0; i < IA; i++) {
-                boolean owned = i >= HALO && i < HALO + IMAX && j >= HALO && j < HALO + JMAX;
-                for (int kk = 0; kk < ka; kk++) {
-                    set(buf, offset(ka, i, j) + kk, owned ? encode(rank, round, kk, i, j) : SENTINEL);
-                }
-            }
-        }
-    }
-
-    /** Checks every cell of this rank's array; adds to checked[0] (cells) and checked[1] (wrong ones). */
-    static void check(CartComm cart, Object buf, Pattern pattern, int round, int ka, long[] checked) {
-        int[] c = cart.coords();
-        int rank = cart.rank();
-        int reported = 0;
-        for (int j = 0; j < JA; j++) {
-            int dy = j < HALO ? 1 : j >= HALO + JMAX ? -1 : 0;
-            for (int i = 0; i < IA; i++) {
-                int dx = i < HALO ? 1 : i >= HALO + IMAX ? -1 : 0;
-                Direction d = dx == 0 && dy == 0 ? null : Direction.of(dx, dy);
-                int from = d == null ? rank : cart.rankOf(c[0] - dx, c[1] - dy);
-                for (int kk = 0; kk < ka; kk++) {
-                    double want;
-                    if (d == null) {
-                        want = encode(rank, round, kk, i, j);
-                    } else if (pattern.includes(d)) {
-                        want = encode(from, round, kk, i + dx * IMAX, j + dy * JMAX);
-                    } else {
-                        want = SENTINEL;
-                    }
-                    double got = get(buf, offset(ka, i, j) + kk);
-                    checked[0]++;
-                    if (Double.doubleToRawLongBits(got) != Double.doubleToRawLongBits(want)) {
-                        checked[1]++;
-                        if (reported++ < 5) {
-                            System.out.printf(Locale.ROOT, "rank %d pattern %s round %d: cell (k=%d, i=%d, j=%d) holds"
-                                + " %.1f, expected %.1f%n", rank, pattern, round, kk, i, j, got, want);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    private static void set(Object buf, int x, double v) {
-        if (buf instanceof SegmentBuffer) {
-            ((SegmentBuffer) buf).putDouble(x, v);
-        } else {
-            ((double[]) buf)[x] = v;
-        }
-    }
-
-    private static double get(Object buf, int x) {
-        return buf instanceof SegmentBuffer ? ((SegmentBuffer) buf).getDouble(x) : ((double[]) buf)[x];
     }
 }
