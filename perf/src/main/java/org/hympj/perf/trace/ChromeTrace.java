@@ -88,7 +88,8 @@ public final class ChromeTrace {
                             + ",\"ts\":" + num(e.modelledStart / 1000.0) + ",\"dur\":"
                             + num(Math.max(0, e.modelledEnd - e.modelledStart) / 1000.0) + ",\"args\":{\"peer\":" + e.peer
                             + ",\"tag\":" + e.tag + ",\"bytes\":" + e.bytes + ",\"channel\":" + str(e.channel == 1 ? "ib"
-                            : "tca") + ",\"engine\":" + e.engine + ",\"issued_us\":" + num(ts) + "}}");
+                            : "tca") + ",\"engine\":" + e.engine + ",\"link\":" + str(a.linkName(e.link)) + ",\"issued_us\":" + num(ts)
+                            + "}}");
                         break;
                     case Tracer.WAIT_BEGIN:
                         waitBegin = e.nanos;
@@ -109,6 +110,7 @@ public final class ChromeTrace {
                     case Tracer.COMPLETE_RECV:
                     case Tracer.ROUTE:
                     case Tracer.PUT_COMPLETED:
+                    case Tracer.START:
                         emit(w, first, "{\"ph\":\"i\",\"s\":\"t\",\"name\":" + str(e.kindName() + (e.peer >= 0 ? " "
                             + (e.kind == Tracer.POST_SEND ? "to " : "from ") + e.peer : "")) + ",\"cat\":\"call\",\"pid\":" + pid
                             + ",\"tid\":" + TID_CALLS + ",\"ts\":" + num(ts) + ",\"args\":{\"peer\":" + e.peer + ",\"tag\":"

@@ -102,6 +102,31 @@ public final class TraceAnalysis {
         return ranks.get(index).header;
     }
 
+    /**
+     * The name of a put's first link ({@code r5.x+}, {@code r2.ib-up}: {@code NetTopology#linkName}),
+     * from the job's model and size as the headers give them; {@code link<id>} when that model
+     * cannot be loaded here (a properties file that is gone), {@code -} for none.
+     */
+    public String linkName(int link) {
+        if (link < 0) {
+            return "-";
+        }
+        if (topology == null && !ranks.isEmpty()) {
+            TraceHeader h = header(0);
+            try {
+                topology = org.hympj.shm.emu.FabricTiming.topologyFor(org.hympj.shm.model.ModelParams.load(h.model),
+                    h.size, h.subcluster);
+            } catch (RuntimeException e) {
+                topology = NO_TOPOLOGY;
+            }
+        }
+        return topology == null || topology == NO_TOPOLOGY ? "link" + link : topology.linkName(link);
+    }
+
+    private static final org.hympj.shm.model.NetTopology NO_TOPOLOGY = new org.hympj.shm.model.NetTopology(1, 1, false,
+        null, 0, 0);
+    private org.hympj.shm.model.NetTopology topology;
+
     public List<Pair> sends() {
         return sends;
     }

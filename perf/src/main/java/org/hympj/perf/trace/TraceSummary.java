@@ -18,9 +18,10 @@ import org.hympj.shm.trace.Tracer;
  *   <li>post_send: post to the receive completion at the peer (real time: one clock for the machine);
  *   <li>post_recv: post to its completion on the rank;
  *   <li>put_issued: modelled start to modelled end of the put on its engine (modelled time);
+ *   <li>put_completed, complete_send: when the sender saw its put / send done (counts only);
  *   <li>wait_begin: the waitAll's duration (real time).
  * </ul>
- * Then puts per engine and per protocol, and the pairing checks (sends no receive completed).
+ * Then puts per engine and per protocol, puts per first link, and the pairing checks (sends no receive completed).
  */
 public final class TraceSummary {
     private TraceSummary() {
@@ -116,6 +117,23 @@ public final class TraceSummary {
             for (Map.Entry<String, long[]> e : rows.entrySet()) {
                 out.append(String.format(Locale.ROOT, "%-5d %s %9d %14d %16.1f%n", r.rank(), e.getKey(), e.getValue()[0],
                     e.getValue()[1], e.getValue()[2] / 1000.0));
+            }
+        }
+        if (anyPut) {
+            out.append(String.format(Locale.ROOT, "%n%-5s %-12s %9s %14s%n", "rank", "first link", "puts", "bytes"));
+            for (RankTrace r : a.ranks()) {
+                Map<Integer, long[]> rows = new TreeMap<>();
+                for (TraceEvent e : r.events) {
+                    if (e.kind == Tracer.PUT_ISSUED) {
+                        long[] v = rows.computeIfAbsent(e.link, x -> new long[2]);
+                        v[0]++;
+                        v[1] += e.bytes;
+                    }
+                }
+                for (Map.Entry<Integer, long[]> e : rows.entrySet()) {
+                    out.append(String.format(Locale.ROOT, "%-5d %-12s %9d %14d%n", r.rank(), a.linkName(e.getKey()),
+                        e.getValue()[0], e.getValue()[1]));
+                }
             }
         }
         out.append(String.format(Locale.ROOT, "%npairing: %d send(s) completed at the peer, %d send post(s) without a "

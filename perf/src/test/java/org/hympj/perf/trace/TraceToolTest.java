@@ -66,7 +66,24 @@ class TraceToolTest {
             assertEquals(4, t.header.enginesPerRank);
             long waits = 0;
             long bigPuts = 0;
+            long starts = 0;
+            long completedSends = 0;
+            Map<Integer, Long> routes = new LinkedHashMap<>();   // tag -> route events
+            Map<String, Long> puts = new LinkedHashMap<>();      // a put (tag, engine, link, modelled times) -> issued - completed
             for (TraceEvent e : t.events) {
+                if (e.tag >= 10 && e.tag <= 13 && (e.kind == Tracer.PUT_ISSUED || e.kind == Tracer.PUT_COMPLETED)) {
+                    String key = e.tag + "/" + e.engine + "/" + e.link + "/" + e.modelledStart + "/" + e.modelledEnd;
+                    puts.merge(key, e.kind == Tracer.PUT_ISSUED ? 1L : -1L, Long::sum);
+                }
+                if (e.kind == Tracer.ROUTE && e.tag >= 10 && e.tag <= 13) {
+                    routes.merge(e.tag, 1L, Long::sum);
+                    assertTrue(e.channel >= 0 && e.info != null && e.peer >= 0, () -> "route event " + e);
+                } else if (e.kind == Tracer.START) {
+                    starts++;
+                    assertEquals(8, e.bytes, () -> "requests of the startAll " + e);
+                } else if (e.kind == Tracer.COMPLETE_SEND && e.tag >= 10 && e.tag <= 13) {
+                    completedSends++;
+                }
                 assertEquals(t.rank(), e.rank, () -> "event of another rank in rank " + t.rank() + "'s journal: " + e);
                 if (e.kind == Tracer.POST_SEND) {
                     sendPosts++;
@@ -79,10 +96,20 @@ class TraceToolTest {
                         bigPuts++;
                         assertTrue(e.engine >= 0 && t.header.engineOwner(e.engine) == t.rank()
                             && t.header.engineName(e.engine, e.channel).startsWith("dma"), () -> "engine of " + e);
+                        String link = a.linkName(e.link);
+                        assertTrue(link.equals("r" + t.rank() + ".+") || link.equals("r" + t.rank() + ".-"),
+                            () -> "first link of " + e + ": " + link + " (a ring link leaving rank " + t.rank() + ")");
                     }
                 }
             }
             assertTrue(waits >= EXCHANGES, "rank " + t.rank() + " recorded " + waits + " waitAll calls");
+            assertEquals(Map.of(10, 1L, 11, 1L, 12, 1L, 13, 1L), routes, "rank " + t.rank() + ": one route decision per"
+                + " persistent send, at its init");
+            assertEquals(EXCHANGES, starts, "rank " + t.rank() + " startAll events");
+            assertEquals(4L * EXCHANGES, completedSends, "rank " + t.rank() + " send completions");
+            assertFalse(puts.isEmpty());
+            puts.forEach((put, open) -> assertEquals(0L, open, "rank " + t.rank() + ": put " + put
+                + " issued and completed a different number of times"));
             assertTrue(bigPuts >= 2L * EXCHANGES, "rank " + t.rank() + " recorded " + bigPuts + " 16 KB puts");
         }
         long sends = sendPosts;
@@ -100,6 +127,8 @@ class TraceToolTest {
         String summary = Files.readString(res.summary);
         assertTrue(summary.contains("post_send") && summary.contains("put_issued") && summary.contains("dma0"), summary);
         assertTrue(summary.contains("0 send post(s) without a receive completion"), summary);
+        assertTrue(summary.contains("first link") && (summary.contains("r0.+") || summary.contains("r0.-")), summary);
+        assertTrue(summary.contains("put_completed") && summary.contains("route") && summary.contains("start"), summary);
         // the exchange: 4 sends per rank, 2 of them 16 KB on DMA engines, from every rank
         assertEquals(3, res.exchange.number);
         assertTrue(res.exchange.of >= EXCHANGES, "exchanges found: " + res.exchange.of);

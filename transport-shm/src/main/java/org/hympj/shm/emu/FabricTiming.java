@@ -49,11 +49,16 @@ public final class FabricTiming {
     /** Builds the model and topology for a job (also used to validate --model at launch). */
     public static TimingModel modelFor(JobConfig config) {
         ModelParams p = ModelParams.load(config.model);
+        return new TimingModel(p, topologyFor(p, config.size, config.subcluster));
+    }
+
+    /** The topology a job of {@code size} ranks has under model parameters {@code p}. */
+    public static NetTopology topologyFor(ModelParams p, int size, int subcluster) {
         boolean torus = p.string("topology", "rings").equals("torus2d");
-        int[] dims = torus ? torusDims(p, config.size) : null;
+        int[] dims = torus ? torusDims(p, size) : null;
         int engines = (int) p.count("tca.dma.engines", 4);
         int recv = (int) p.count("tca.dma.recv.engines", 0);
-        return new TimingModel(p, new NetTopology(config.size, config.subcluster, torus, dims, engines, recv));
+        return new NetTopology(size, subcluster, torus, dims, engines, recv);
     }
 
     private static int[] torusDims(ModelParams p, int size) {
@@ -167,6 +172,11 @@ public final class FabricTiming {
     /** Engine, modelled start and modelled engine end of the last planned message (for the trace). */
     public int lastEngine() {
         return plan.engine;
+    }
+
+    /** First link of the last planned message's path (-1: none); {@link NetTopology#linkName} names it. */
+    public int lastLink() {
+        return plan.link;
     }
 
     public long lastStart() {

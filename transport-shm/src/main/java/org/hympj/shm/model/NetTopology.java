@@ -94,6 +94,29 @@ public final class NetTopology {
         return baseIbDown + rank;
     }
 
+    /**
+     * A short name of link resource {@code id} for traces: {@code r5.x+} (torus: the link
+     * leaving rank 5 in +x; x−, y+, y−), {@code r5.+} / {@code r5.-} (a subcluster ring),
+     * {@code r5.ib-up} / {@code r5.ib-down}; {@code link<id>} for anything else.
+     */
+    public String linkName(int id) {
+        if (id >= baseLinks && id < baseIbHca) {
+            int rank = (id - baseLinks) / linksPerRank;
+            int i = (id - baseLinks) % linksPerRank;
+            String dir = torus ? LINK_DIRECTIONS[i] : (i == 0 ? "+" : "-");
+            return "r" + rank + "." + dir;
+        }
+        if (id >= baseIbUp && id < baseIbDown) {
+            return "r" + (id - baseIbUp) + ".ib-up";
+        }
+        if (id >= baseIbDown && id < resources) {
+            return "r" + (id - baseIbDown) + ".ib-down";
+        }
+        return "link" + id;
+    }
+
+    private static final String[] LINK_DIRECTIONS = {"x+", "x-", "y+", "y-"};
+
     /** Link hops from a to b on the TCA network (0 to oneself). */
     public int hops(int a, int b) {
         if (a == b) {

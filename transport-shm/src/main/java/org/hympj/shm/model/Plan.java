@@ -10,6 +10,8 @@ public final class Plan {
     public long visibleAt;
     /** Engine used (-1: none, e.g. PIO). */
     public int engine;
+    /** First link of the path (a TCA link, an IB uplink; -1: none, e.g. PIO). */
+    public int link;
     /** What the transfer did, for statistics and traces. */
     public String protocol = "";
 

@@ -132,6 +132,7 @@ public final class TimingModel {
             out.senderDone = vis;
             out.visibleAt = vis;
             out.engine = -1;
+            out.link = -1;
             out.protocol = "tca-pio";
             return out;
         }
@@ -213,6 +214,7 @@ public final class TimingModel {
         out.senderDone = engineEnd;
         out.visibleAt = dataEnd + Math.round(extraHops + (packed ? t.elements * tcaPackElement : 0) + recvBounce);
         out.engine = engine;
+        out.link = n > 0 ? path[0] : -1;
         out.protocol = packed ? Names.of(proto, "-packed") : t.layout == Layout.BLOCK_STRIDE
             ? Names.of(proto, "-blockstride") : proto;
         return out;
@@ -274,6 +276,7 @@ public final class TimingModel {
         out.senderDone = hcaEnd;
         out.visibleAt = dataEnd + Math.round(ibLatency + pack);  // pack term here is the receiver's unpack
         out.engine = hca;
+        out.link = up;
         out.protocol = Names.of(t.bytes > ibEagerLimit ? "ib-rndv-" : "ib-eager-", proto, packed ? "-packed" : "");
         return out;
     }

@@ -231,6 +231,16 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         return channelFor(dest, op);
     }
 
+    /** Traced, records the route decided for {@code s} (its channel, and why: router, forced route, native). */
+    void traceRoute(SendReq s) {
+        if (tracer.enabled()) {
+            String why = policy != null && s.dest != Comm.PROC_NULL
+                ? (s.stripe ? "hybrid-striped" : s.channel == 0 ? "hybrid-tca" : "hybrid-ib")
+                : timing == null ? "native" : s.channel == 0 ? "tca" : "ib";
+            tracer.event(org.hympj.shm.trace.Tracer.ROUTE, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0, why);
+        }
+    }
+
     /** True when the hybrid router stripes this message over both fabrics. */
     boolean stripeFor(int dest, long bytes, Layout layout) {
         return policy != null && dest != Comm.PROC_NULL && policy.stripe(tcaReaches(rank, dest), bytes, layout);
@@ -323,7 +333,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         int done = 0;
         for (int i = 0; i < timedCount; ) {
             if (timedAt[i] - now <= 0) {
-                timed[i].complete();
+                completeNow(timed[i]);
                 timedCount--;
                 timed[i] = timed[timedCount];
                 timedAt[i] = timedAt[timedCount];
@@ -337,10 +347,25 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         return done;
     }
 
+    /** Completes {@code r}; traced, a send records its puts' completion and its own. */
+    private void completeNow(Req r) {
+        if (tracer.enabled() && r instanceof SendReq) {
+            SendReq s = (SendReq) r;
+            for (int i = 0; i < s.tracedPuts; i++) {
+                tracer.event(org.hympj.shm.trace.Tracer.PUT_COMPLETED, s.dest, s.tag, s.putBytes[i], s.putChannel[i],
+                    s.putEngine[i], s.putLink[i], s.putStart[i], s.putEnd[i], s.putProtocol[i]);
+            }
+            s.tracedPuts = 0;
+            tracer.event(org.hympj.shm.trace.Tracer.COMPLETE_SEND, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,
+                null);
+        }
+        r.complete();
+    }
+
     /** Completes {@code r} now, or once the real clock reaches {@code at}. */
     private void completeAt(Req r, long at) {
         if (at == 0 || at - System.nanoTime() <= 0) {
-            r.complete();
+            completeNow(r);
             return;
         }
         if (timedCount == timed.length) {
@@ -500,6 +525,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
             }
         }
+        if (tracer.enabled()) {
+            tracer.event(org.hympj.shm.trace.Tracer.START, -1, -1, requests.length, -1, -1, -1, 0, 0,
+                scheduler == null ? "startAll" : config.sched);
+        }
         if (scheduler == null) {
             for (PersistentRequest q : requests) {
                 if (q != null) {
@@ -627,6 +656,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 s.stripe ? "striped" : null);
         }
         s.preplanned = false;
+        s.tracedPuts = 0;
         if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
             s.emit = SendReq.EMIT_EAGER;
             plan(s, false); // an eager message starts to move now
@@ -691,8 +721,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             dstInSegment || direct, s.registered, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
             System.nanoTime());
         if (tracer.enabled()) {
-            tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(), -1,
-                timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());
+            tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(),
+                timing.lastLink(), timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());
+            s.tracePut(channel, bytes, timing.lastEngine(), timing.lastLink(), timing.lastStart(),
+                timing.lastSenderDone(), timing.lastProtocol());
         }
         s.visibleAt = timing.visibleAtReal;
         s.senderDoneAt = timing.senderDoneReal;

@@ -42,9 +42,32 @@ final class SendReq extends Req implements Outbound {
     /** Latest sender-done instant over the parts. */
     long partsDoneAt;
     final StreamCursor[] cursors = {new StreamCursor(this), new StreamCursor(this)};
+    /** Traced only: the puts planned for this start (at most one per part), for their completion events. */
+    int tracedPuts;
+    final int[] putChannel = new int[2];
+    final long[] putBytes = new long[2];
+    final int[] putEngine = new int[2];
+    final int[] putLink = new int[2];
+    final long[] putStart = new long[2];
+    final long[] putEnd = new long[2];
+    final String[] putProtocol = new String[2];
 
     SendReq(Engine engine, boolean persistent) {
         super(engine, persistent);
+    }
+
+    /** Records a planned put (traced runs; a third put of one start is not recorded). */
+    void tracePut(int channel, long bytes, int engine, int link, long start, long end, String protocol) {
+        if (tracedPuts < putEngine.length) {
+            int i = tracedPuts++;
+            putChannel[i] = channel;
+            putBytes[i] = bytes;
+            putEngine[i] = engine;
+            putLink[i] = link;
+            putStart[i] = start;
+            putEnd[i] = end;
+            putProtocol[i] = protocol;
+        }
     }
 
     @Override

@@ -120,6 +120,7 @@ public class ShmComm implements Comm {
         s.stripe = engine.stripeFor(s.dest, s.buf.bytes, s.layout);
         s.tag = tag;
         s.ctx = context;
+        engine.traceRoute(s);
         return s;
     }
 

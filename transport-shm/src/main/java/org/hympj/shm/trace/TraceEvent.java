@@ -54,6 +54,8 @@ public final class TraceEvent {
                 return "complete_send";
             case Tracer.COMPLETE_RECV:
                 return "complete_recv";
+            case Tracer.START:
+                return "start";
             default:
                 return "kind" + kind;
         }

@@ -17,6 +17,8 @@ public interface Tracer extends AutoCloseable {
     int WAIT_END = 7;
     int COMPLETE_SEND = 8;
     int COMPLETE_RECV = 9;
+    /** A startAll of persistent requests (bytes = how many; info = the RSched policy, or "startAll"). */
+    int START = 10;
 
     /** True when events are recorded. */
     boolean enabled();
