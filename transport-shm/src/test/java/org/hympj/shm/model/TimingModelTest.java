@@ -50,6 +50,18 @@ class TimingModelTest {
         assertEquals(1, t.hops(0, 9), "x wraps: (0,0)->(3,0)");
         assertTrue(t.tcaReaches(0, 11));
         assertEquals(2, t.path(0, 4, new int[4]));
+        int[] path = new int[4];
+        t.path(0, 4, path);
+        assertEquals("r0.x+", t.linkName(path[0]), "x first, leaving rank 0");
+        assertEquals("r3.y+", t.linkName(path[1]), "then y, leaving (1,0) = rank 3");
+        t.path(0, 9, path);
+        assertEquals("r0.x-", t.linkName(path[0]), "the shorter way round: -x");
+        NetTopology r = rings(4, 4);
+        r.path(1, 0, path);
+        assertEquals("r1.-", r.linkName(path[0]));
+        assertEquals("r2.ib-up", r.linkName(r.ibUp(2)));
+        assertEquals("r3.ib-down", r.linkName(r.ibDown(3)));
+        assertEquals("link" + r.engine(0, 1), r.linkName(r.engine(0, 1)), "an engine is no link");
     }
 
     @Test
