@@ -32,12 +32,7 @@ class ScaleLes3EmulationTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ewAndNsewUnderBl4FollowTheSchedule() throws java.io.IOException {
-        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
-            .model("tofu").sched("bl:4").timeDilation(2000).eagerLimit(16 << 10)
-            .jvmArg("-Dhympj.bench.patterns=ew,nsew").jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
-            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
-        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
-        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        JobResult r = runK872("bl:4", "ew,nsew");
         int cells = 0;
         for (String line : r.output(0).split("\n")) {
             Matcher m = REMARK.matcher(line);
@@ -66,12 +61,7 @@ class ScaleLes3EmulationTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void unscheduledEwRunsBothDirectionsAtOnce() throws java.io.IOException {
-        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=none", "1", "segment", "872")
-            .model("tofu").sched("none").timeDilation(2000).eagerLimit(16 << 10)
-            .jvmArg("-Dhympj.bench.patterns=ew").jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
-            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
-        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
-        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        JobResult r = runK872("none", "ew");
         double pair = Schedulers.parse("bl:4").schedule(ScaleLes3.puts(872, "ew"), MachineModel.tofu()).makespanNs()
             / 1000.0;
         Matcher m = UNSCHEDULED.matcher(r.output(0));
@@ -80,6 +70,20 @@ class ScaleLes3EmulationTest {
         assertTrue(emulated <= 1.5 * pair, () -> String.format(java.util.Locale.ROOT,
             "ew unscheduled: fastest exchange %.2f us against %.2f us for the pair at once (%.2fx): the two "
                 + "directions ran one after the other", emulated, pair, emulated / pair));
+    }
+
+    /**
+     * ScaleLes3Bench at k=872 on 9 ranks under tofu (dilation 2000, eager limit 16 KiB, buffers
+     * in the segment, 2 warm-up and 5 timed exchanges); checks the job ended cleanly.
+     */
+    private static JobResult runK872(String sched, String patterns) throws java.io.IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=" + sched, "1", "segment", "872")
+            .model("tofu").sched(sched).timeDilation(2000).eagerLimit(16 << 10)
+            .jvmArg("-Dhympj.bench.patterns=" + patterns).jvmArg("-Dhympj.bench.iters=5")
+            .jvmArg("-Dhympj.bench.warmup=2").output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        return r;
     }
 
     private static final Pattern UNSCHEDULED = Pattern.compile("# scale-les3-ew k=872 none: .*\\bmin ([0-9.]+);");

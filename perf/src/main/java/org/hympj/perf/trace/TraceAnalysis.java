@@ -111,20 +111,20 @@ public final class TraceAnalysis {
         if (link < 0) {
             return "-";
         }
-        if (topology == null && !ranks.isEmpty()) {
-            TraceHeader h = header(0);
+        if (!topologyLoaded) {
+            topologyLoaded = true;
             try {
+                TraceHeader h = header(0);
                 topology = org.hympj.shm.emu.FabricTiming.topologyFor(org.hympj.shm.model.ModelParams.load(h.model),
                     h.size, h.subcluster);
             } catch (RuntimeException e) {
-                topology = NO_TOPOLOGY;
+                topology = null; // no journal, or a model this machine cannot load
             }
         }
-        return topology == null || topology == NO_TOPOLOGY ? "link" + link : topology.linkName(link);
+        return topology == null ? "link" + link : topology.linkName(link);
     }
 
-    private static final org.hympj.shm.model.NetTopology NO_TOPOLOGY = new org.hympj.shm.model.NetTopology(1, 1, false,
-        null, 0, 0);
+    private boolean topologyLoaded;
     private org.hympj.shm.model.NetTopology topology;
 
     public List<Pair> sends() {

@@ -352,8 +352,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (tracer.enabled() && r instanceof SendReq) {
             SendReq s = (SendReq) r;
             for (int i = 0; i < s.tracedPuts; i++) {
-                tracer.event(org.hympj.shm.trace.Tracer.PUT_COMPLETED, s.dest, s.tag, s.putBytes[i], s.putChannel[i],
-                    s.putEngine[i], s.putLink[i], s.putStart[i], s.putEnd[i], s.putProtocol[i]);
+                SendReq.TracedPut p = s.traced[i];
+                tracer.event(org.hympj.shm.trace.Tracer.PUT_COMPLETED, s.dest, s.tag, p.bytes, p.channel, p.engine, p.link,
+                    p.start, p.end, p.protocol);
             }
             s.tracedPuts = 0;
             tracer.event(org.hympj.shm.trace.Tracer.COMPLETE_SEND, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,

@@ -44,13 +44,18 @@ final class SendReq extends Req implements Outbound {
     final StreamCursor[] cursors = {new StreamCursor(this), new StreamCursor(this)};
     /** Traced only: the puts planned for this start (at most one per part), for their completion events. */
     int tracedPuts;
-    final int[] putChannel = new int[2];
-    final long[] putBytes = new long[2];
-    final int[] putEngine = new int[2];
-    final int[] putLink = new int[2];
-    final long[] putStart = new long[2];
-    final long[] putEnd = new long[2];
-    final String[] putProtocol = new String[2];
+    final TracedPut[] traced = {new TracedPut(), new TracedPut()};
+
+    /** A put as {@code put_issued} recorded it. */
+    static final class TracedPut {
+        int channel;
+        long bytes;
+        int engine;
+        int link;
+        long start;
+        long end;
+        String protocol;
+    }
 
     SendReq(Engine engine, boolean persistent) {
         super(engine, persistent);
@@ -58,15 +63,15 @@ final class SendReq extends Req implements Outbound {
 
     /** Records a planned put (traced runs; a third put of one start is not recorded). */
     void tracePut(int channel, long bytes, int engine, int link, long start, long end, String protocol) {
-        if (tracedPuts < putEngine.length) {
-            int i = tracedPuts++;
-            putChannel[i] = channel;
-            putBytes[i] = bytes;
-            putEngine[i] = engine;
-            putLink[i] = link;
-            putStart[i] = start;
-            putEnd[i] = end;
-            putProtocol[i] = protocol;
+        if (tracedPuts < traced.length) {
+            TracedPut p = traced[tracedPuts++];
+            p.channel = channel;
+            p.bytes = bytes;
+            p.engine = engine;
+            p.link = link;
+            p.start = start;
+            p.end = end;
+            p.protocol = protocol;
         }
     }
 
