@@ -8,13 +8,13 @@ import org.hympj.api.Mpj;
 import org.hympj.api.Primitive;
 import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.DescriptorCache;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.Plan;
-import org.hympj.shm.model.TimingModel;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.DescriptorCache;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.Plan;
+import org.hympj.model.TimingModel;
+import org.hympj.model.Transfer;
 import org.hympj.spi.Layout;
 
 /**

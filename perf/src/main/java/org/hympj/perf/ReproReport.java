@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.hympj.perf.chart.LineChart;
+import org.hympj.tools.chart.LineChart;
 import org.hympj.rsched.LowerBound;
 import org.hympj.rsched.MachineModel;
 import org.hympj.rsched.ScaleLes3;

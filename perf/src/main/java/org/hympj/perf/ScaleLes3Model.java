@@ -11,13 +11,13 @@ import org.hympj.rsched.Put;
 import org.hympj.rsched.Schedule;
 import org.hympj.rsched.Scheduler;
 import org.hympj.rsched.Schedulers;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.NetTopology;
-import org.hympj.shm.model.Plan;
-import org.hympj.shm.model.TimingModel;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.NetTopology;
+import org.hympj.model.Plan;
+import org.hympj.model.TimingModel;
+import org.hympj.model.Transfer;
 import org.hympj.spi.Layout;
 
 /**

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.hympj.rsched.Put;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.NetTopology;
-import org.hympj.shm.model.TimingModel;
+import org.hympj.model.ModelParams;
+import org.hympj.model.NetTopology;
+import org.hympj.model.TimingModel;
 import org.junit.jupiter.api.Test;
 
 /** The scale-les3 and onesided benchmarks' pure parts: options, rank arguments, the model's ideal, the report. No job runs. */

@@ -7,6 +7,7 @@ import java.nio.file.Paths;
 import org.hympj.api.Comm;
 import org.hympj.api.Mpj;
 import org.hympj.api.MpjException;
+import org.hympj.model.JobFabric;
 import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.emu.SharedTimelines;
 import org.hympj.shm.fabric.ShmFabric;
@@ -44,18 +45,18 @@ public final class ShmMpj extends Mpj {
         this.ownsJob = ownsJob;
         this.control = job.openControl();
         ShmFabric fabric = new ShmFabric(job, rank);
-        FabricTiming timing = null;
-        if (!job.config().model.equals("none")) {
-            timing = new FabricTiming(FabricTiming.modelFor(job.config()), new SharedTimelines(fabric.timelines(), rank),
-                job.config(), rank, Runtime.getRuntime().availableProcessors());
-        }
-        this.engine = new Engine(fabric, job.config(), control, !ownsJob, timing);
+        JobConfig c = job.config();
+        JobFabric jobFabric = JobFabric.of(c.fabric);
+        double dilation = c.effectiveDilation(Runtime.getRuntime().availableProcessors());
+        FabricTiming timing = jobFabric.model() == null ? null : new FabricTiming(jobFabric.model(),
+            new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank);
+        this.engine = new Engine(fabric, c, jobFabric, control, !ownsJob, timing);
         this.tracer = job.config().trace() ? openTrace(job.config(), rank, timing) : org.hympj.shm.trace.Tracer.NONE;
         engine.trace(tracer);
         SegmentAllocator segment = new SegmentAllocator(fabric);
         if (job.config().p2p.equals("onesided")) {
             FabricTiming osTiming = timing == null ? null : new FabricTiming(timing.model(),
-                new SharedTimelines(fabric.timelines(), rank), job.config(), rank, Runtime.getRuntime().availableProcessors());
+                new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank);
             this.oneSided = org.hympj.shm.pml.OneSided.start(engine, job, segment, osTiming);
         } else {
             this.oneSided = null;
@@ -73,7 +74,7 @@ public final class ShmMpj extends Mpj {
 
     /** Opens this rank's journal in the job's trace directory (slow: only for a traced job). */
     private static org.hympj.shm.trace.Tracer openTrace(JobConfig c, int rank, FabricTiming timing) {
-        org.hympj.shm.model.NetTopology topo = timing == null ? null : timing.model().topology();
+        org.hympj.model.NetTopology topo = timing == null ? null : timing.model().topology();
         return org.hympj.shm.trace.ChronicleTracer.open(
             org.hympj.shm.trace.TraceDirectory.rankDir(Paths.get(c.traceDir), rank), rank, c.size, c.jobId, c.model,
             c.epochNanos, timing == null ? 1.0 : timing.dilation(), topo == null ? 0 : topo.engines(),

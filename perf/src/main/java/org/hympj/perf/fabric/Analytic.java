@@ -1,15 +1,16 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.NetTopology;
-import org.hympj.shm.model.Plan;
-import org.hympj.shm.model.TimingModel;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.NetTopology;
+import org.hympj.model.Plan;
+import org.hympj.model.TimingModel;
+import org.hympj.model.Transfer;
 import org.hympj.spi.Layout;
 
 /**
@@ -67,8 +68,8 @@ public final class Analytic {
         t.cacheKey = 1;
         t.engineHint = -1;
         t.recvEngineHint = -1;
-        org.hympj.shm.model.DescriptorCache cache = new org.hympj.shm.model.DescriptorCache(
-            org.hympj.shm.model.DescriptorCache.Policy.LRU, 64, promoteAfter);
+        org.hympj.model.DescriptorCache cache = new org.hympj.model.DescriptorCache(
+            org.hympj.model.DescriptorCache.Policy.LRU, 64, promoteAfter);
         for (int i = 0; i < uses; i++) {
             cache.use(1);
         }

@@ -1,5 +1,6 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.util.ArrayList;
 import java.util.List;
 import org.hympj.api.Comm;

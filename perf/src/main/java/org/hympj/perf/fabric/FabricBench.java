@@ -1,5 +1,6 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -15,9 +16,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.hympj.router.RouteTable;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.Transfer;
 import org.hympj.spi.Layout;
 
 /**

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.hympj.perf.chart.LineChart;
+import org.hympj.tools.chart.LineChart;
 
 /**
  * {@code hympj-bench fabric-report}: turns the result files of the fabric drivers (their stdout:
@@ -401,7 +401,7 @@ final class FabricReport {
             + "over the ranks, on the same TimingModel and timelines; no protocol, barrier or real cost), µs:\n\n"
             + "| N | tca | ib | hybrid | hybrid-groups |" + (halocal != null ? " hybrid-halocal |" : "")
             + "\n|---:|---:|---:|---:|---:|" + (halocal != null ? "---:|" : "") + "\n");
-        org.hympj.shm.model.ModelParams p = org.hympj.shm.model.ModelParams.load("ha-pacs");
+        org.hympj.model.ModelParams p = org.hympj.model.ModelParams.load("ha-pacs");
         org.hympj.router.RouteTable preset = org.hympj.router.RouteTable.load("ha-pacs");
         int d = Integer.parseInt(dims);
         int np = HaloModel.ranks(d);

@@ -1,10 +1,11 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hympj.router.RouteTable;
-import org.hympj.shm.model.ModelParams;
+import org.hympj.model.ModelParams;
 import org.hympj.spi.Layout;
 
 /**

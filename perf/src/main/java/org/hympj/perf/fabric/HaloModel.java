@@ -1,15 +1,16 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.util.Locale;
 import org.hympj.router.HybridPolicy;
 import org.hympj.router.RouteTable;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.NetTopology;
-import org.hympj.shm.model.Plan;
-import org.hympj.shm.model.TimingModel;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.NetTopology;
+import org.hympj.model.Plan;
+import org.hympj.model.TimingModel;
+import org.hympj.model.Transfer;
 
 /**
  * S1's halo exchange, the geometry the {@code halo} benchmark uses and an analytic estimate of

@@ -1,5 +1,6 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

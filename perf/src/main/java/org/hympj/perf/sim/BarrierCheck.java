@@ -1,5 +1,9 @@
 package org.hympj.perf.sim;
 
+import org.hympj.sim.Script;
+import org.hympj.tools.sim.SimMain;
+import org.hympj.sim.Sim;
+import org.hympj.sim.SimConfig;
 import java.io.IOException;
 import java.time.Duration;
 import org.hympj.perf.Quiet;

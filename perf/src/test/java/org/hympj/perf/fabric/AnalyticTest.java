@@ -1,12 +1,13 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
 import org.junit.jupiter.api.Test;
 
 /** The analytic sweep (pure, well under 2 s): the fitted ha-pacs preset against S1's crossover table. */

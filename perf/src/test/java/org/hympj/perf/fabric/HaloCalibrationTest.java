@@ -1,11 +1,12 @@
 package org.hympj.perf.fabric;
 
+import org.hympj.examples.Face;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.hympj.router.RouteTable;
-import org.hympj.shm.model.ModelParams;
+import org.hympj.model.ModelParams;
 import org.hympj.spi.Layout;
 import org.junit.jupiter.api.Test;
 

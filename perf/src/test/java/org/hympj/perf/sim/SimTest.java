@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import org.hympj.sim.*;
+import org.hympj.tools.sim.*;
 import org.hympj.perf.ScaleLes3Model;
-import org.hympj.shm.model.ModelParams;
+import org.hympj.model.ModelParams;
 import org.junit.jupiter.api.Test;
 
 /** The simulator alone (no jobs, well under a second): hand-worked cases, the replay it generalises, S4's shapes. */

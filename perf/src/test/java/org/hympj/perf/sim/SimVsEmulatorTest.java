@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.hympj.sim.*;
+import org.hympj.tools.sim.*;
 import org.hympj.perf.ScaleLes3Bench;
 import org.hympj.perf.fabric.HaloRank;
 import org.hympj.shm.job.JobDirectory;

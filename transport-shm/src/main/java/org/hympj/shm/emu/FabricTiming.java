@@ -1,16 +1,13 @@
 package org.hympj.shm.emu;
 
 import org.hympj.api.Datatype;
-import org.hympj.shm.job.JobConfig;
-import org.hympj.shm.model.DescriptorCache;
-import org.hympj.shm.model.Fabric;
+import org.hympj.model.DescriptorCache;
+import org.hympj.model.Fabric;
 import org.hympj.spi.Layout;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.NetTopology;
-import org.hympj.shm.model.Plan;
-import org.hympj.shm.model.Timelines;
-import org.hympj.shm.model.TimingModel;
-import org.hympj.shm.model.Transfer;
+import org.hympj.model.Plan;
+import org.hympj.model.Timelines;
+import org.hympj.model.TimingModel;
+import org.hympj.model.Transfer;
 
 /**
  * One rank's view of the timing model while emulating: turns a message into a
@@ -34,40 +31,18 @@ public final class FabricTiming {
     public long senderDoneReal;
     public long modelledDuration;
 
-    public FabricTiming(TimingModel model, Timelines timelines, JobConfig config, int rank, int cores) {
+    /**
+     * @param epochNanos the job's time origin (System.nanoTime, one clock for the machine)
+     * @param dilation   modelled durations last this many times longer in real time
+     */
+    public FabricTiming(TimingModel model, Timelines timelines, long epochNanos, double dilation, int rank) {
         this.model = model;
         this.timelines = timelines;
-        ModelParams p = model.params();
-        this.cache = new DescriptorCache(DescriptorCache.policy(p.string("tca.cache.policy", "lru")),
-            (int) p.count("tca.cache.entries", 64), (int) p.count("tca.cache.promote.after", 4));
-        this.epoch = config.epochNanos;
-        this.dilation = config.effectiveDilation(cores);
+        this.cache = DescriptorCache.of(model.params());
+        this.epoch = epochNanos;
+        this.dilation = dilation;
         this.path = new int[Math.max(4, model.topology().maxHops() + 2)];
         this.rank = rank;
-    }
-
-    /** Builds the model and topology for a job (also used to validate --model at launch). */
-    public static TimingModel modelFor(JobConfig config) {
-        ModelParams p = ModelParams.load(config.model);
-        return new TimingModel(p, topologyFor(p, config.size, config.subcluster));
-    }
-
-    /** The topology a job of {@code size} ranks has under model parameters {@code p}. */
-    public static NetTopology topologyFor(ModelParams p, int size, int subcluster) {
-        boolean torus = p.string("topology", "rings").equals("torus2d");
-        int[] dims = torus ? torusDims(p, size) : null;
-        int engines = (int) p.count("tca.dma.engines", 4);
-        int recv = (int) p.count("tca.dma.recv.engines", 0);
-        return new NetTopology(size, subcluster, torus, dims, engines, recv);
-    }
-
-    private static int[] torusDims(ModelParams p, int size) {
-        String t = p.string("model.torus", "");
-        if (!t.isEmpty()) {
-            String[] xy = t.split("x");
-            return new int[] {Integer.parseInt(xy[0].trim()), Integer.parseInt(xy[1].trim())};
-        }
-        return org.hympj.api.Topology.dimsCreate(size, new int[2]);
     }
 
     public TimingModel model() {
@@ -110,17 +85,10 @@ public final class FabricTiming {
     /** As above, on the send and receive engines a scheduler assigned (-1: the model picks). */
     public void plan(Fabric fabric, int dst, Datatype type, int count, long bytes, boolean srcInSegment,
                      boolean dstInSegment, boolean persistent, int engine, int recvEngine, long realNow) {
-        transfer.engineHint = engine;
-        transfer.recvEngineHint = recvEngine;
         Layout layout = Layout.of(type, count);
-        long blocks = type.isContiguous() ? 1 : type.elements() / Math.max(1, type.blockLength()) * count;
-        transfer.set(fabric, rank, dst, bytes, layout, blocks, type.elements() * count);
-        transfer.mode = srcInSegment ? (dstInSegment ? Transfer.Mode.MTOM : Transfer.Mode.MTOB)
-            : (dstInSegment ? Transfer.Mode.BTOM : Transfer.Mode.BTOB);
-        transfer.persistent = persistent;
-        int engines = Math.max(1, model.topology().engines());
-        transfer.chainLength = (persistentTcaSends + engines - 1) / engines;
-        transfer.cacheKey = ((long) dst * 31 + bytes) * 31 + layout.ordinal() * 7L + type.hashCode();
+        transfer.setMessage(fabric, rank, dst, bytes, layout, Transfer.blocks(type, count), Transfer.elements(type, count),
+            type.hashCode(), srcInSegment, dstInSegment, persistent, persistentTcaSends, model.topology().engines(),
+            engine, recvEngine);
         planTransfer(modelNow(realNow), cache);
     }
 
@@ -174,7 +142,7 @@ public final class FabricTiming {
         return plan.engine;
     }
 
-    /** First link of the last planned message's path (-1: none); {@link NetTopology#linkName} names it. */
+    /** First link of the last planned message's path (-1: none); {@link org.hympj.model.NetTopology#linkName} names it. */
     public int lastLink() {
         return plan.link;
     }

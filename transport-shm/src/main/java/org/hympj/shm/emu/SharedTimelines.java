@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.AtomicBuffer;
 import org.hympj.api.RankFailedException;
-import org.hympj.shm.model.IntervalTimelines;
+import org.hympj.model.IntervalTimelines;
 
 /**
  * Resource timelines in the job's shared memory (job.timelines): every rank books on the same

@@ -10,7 +10,7 @@ import org.agrona.UnsafeApi;
  */
 public final class BulkInbound {
     /** Header before the data: the consumer position (a long), padded to a cache line pair. */
-    public static final int HEADER = 128;
+    public static final int HEADER = org.hympj.shm.job.FileLayout.BULK_HEADER;
 
     private final long headerAddr;
     private final long dataAddr;

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import org.hympj.model.FabricOptions;
 
 /**
  * The settings every rank of a job shares, written once by whoever creates the job
@@ -57,6 +58,8 @@ public final class JobConfig {
     public final String sched;
     /** S3's pseudo-collective mode: a barrier at the start of Startall and at the end of Waitall. */
     public final boolean schedBarrier;
+    /** The options that decide how messages use the emulated fabrics (validated there). */
+    public final FabricOptions fabric;
     /** Directory of the --trace journal (each rank writes {@code rank-<r>/} in it), "" = no trace. */
     public final String traceDir;
 
@@ -112,9 +115,6 @@ public final class JobConfig {
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.idle = idle;
         this.coll = coll == null ? "" : coll;
-        if (!route.equals("auto") && !route.equals("tca") && !route.equals("ib") && !route.equals("hybrid")) {
-            throw new IllegalArgumentException("--route must be auto, hybrid, tca or ib, was " + route);
-        }
         if (dilation < 0) {
             throw new IllegalArgumentException("time dilation must be >= 1 (or 0 for the default), was " + dilation);
         }
@@ -131,22 +131,15 @@ public final class JobConfig {
         this.traceDir = traceDir == null ? "" : traceDir;
         this.sched = sched;
         this.schedBarrier = schedBarrier;
-        if (rsched()) {
-            try {
-                org.hympj.rsched.Schedulers.parse(sched);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--sched must be none, " + SCHED_RNDV + " or an RSched policy ("
-                    + String.join(", ", org.hympj.rsched.Schedulers.NAMES) + "), was '" + sched + "'", e);
-            }
-        }
+        this.fabric = new FabricOptions(model, size, subcluster, route, routeTable, stripe, sched, schedBarrier);
     }
 
     /** --sched value of the unscheduled eager/rendezvous baseline whose handshake is paid for on the model. */
-    public static final String SCHED_RNDV = "rndv";
+    public static final String SCHED_RNDV = FabricOptions.SCHED_RNDV;
 
     /** True when --sched names an RSched policy (not none, not rndv): the engine schedules persistent TCA sets. */
     public boolean rsched() {
-        return !sched.equals("none") && !sched.equals(SCHED_RNDV);
+        return fabric.rsched();
     }
 
     /**
@@ -154,7 +147,7 @@ public final class JobConfig {
      * CTS are planned as control puts (S3's original protocol), not free as with none.
      */
     public boolean rendezvousHandshakePuts() {
-        return sched.equals(SCHED_RNDV);
+        return fabric.rendezvousHandshakePuts();
     }
 
     /** A copy with the fabric settings: route policy and time dilation (0 = default). */
@@ -209,25 +202,22 @@ public final class JobConfig {
 
     /** True when the hybrid router picks the fabric per message (--route hybrid, or auto under a model). */
     public boolean hybrid() {
-        return route.equals("hybrid") || (route.equals("auto") && !model.equals("none"));
+        return fabric.hybrid();
     }
 
     /** The route table to load: as given, else the model's preset when there is one, else ha-pacs. */
     public String routeTableName() {
-        if (!routeTable.isEmpty()) {
-            return routeTable;
-        }
-        return org.hympj.router.RouteTable.class.getResource(model + ".route") != null ? model : "ha-pacs";
+        return fabric.routeTableName();
     }
 
     /** True when messages take emulated fabrics (a model, or a forced route), with one ring set per fabric. */
     public boolean emulatesFabrics() {
-        return !model.equals("none") || !route.equals("auto");
+        return fabric.emulatesFabrics();
     }
 
     /** Ring (and bulk) sets per ordered pair: 1 natively, 2 (TCA, IB) when fabrics are emulated. */
     public int channels() {
-        return emulatesFabrics() ? 2 : 1;
+        return fabric.channels();
     }
 
     /** The dilation in force: as set, or by default 10 with no more ranks than cores and 50 per rank/core ratio beyond. */
@@ -249,7 +239,7 @@ public final class JobConfig {
 
     /** Bulk region default: 2 MiB per pair up to 16 ranks, then 512 KiB (there are size² of them). */
     public static int defaultBulkBytes(int ranks) {
-        return ranks <= 16 ? 2 << 20 : 512 << 10;
+        return FabricOptions.defaultBulkBytes(ranks);
     }
 
     /** Messages up to 8 KiB are copied into the packet ring itself. */
@@ -259,7 +249,7 @@ public final class JobConfig {
 
     /** Eager up to 1/8 of the bulk region (256 KiB by default): a halo face of 128² doubles goes without handshake. */
     public static int defaultEagerLimit(int bulkBytes) {
-        return bulkBytes / 8;
+        return FabricOptions.defaultEagerLimit(bulkBytes);
     }
 
     public static JobConfig defaults(String jobId, int size) {

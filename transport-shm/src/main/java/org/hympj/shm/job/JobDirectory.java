@@ -62,7 +62,7 @@ public final class JobDirectory {
 
     /** Bytes of one bulk slot (header + region, page aligned). */
     public static long bulkSlotBytes(int bulkBytes) {
-        return (org.hympj.shm.fabric.BulkInbound.HEADER + bulkBytes + 4095) & ~4095L;
+        return FileLayout.bulkSlotBytes(bulkBytes);
     }
 
     public Path segmentFile(int rank) {
@@ -91,7 +91,7 @@ public final class JobDirectory {
 
     /** Bytes of the timelines file: room for 64 resources per rank (engines, links, adapters). */
     public static long timelinesBytes(int ranks) {
-        return org.hympj.shm.emu.SharedTimelines.fileBytes(64 * ranks);
+        return FileLayout.timelinesBytes(ranks);
     }
 
     public Path controlFile() {
@@ -144,7 +144,7 @@ public final class JobDirectory {
             jd.createFile(jd.collFile(), collBytes(config.size));
             if (config.p2p.equals("onesided")) {
                 for (int r = 0; r < config.size; r++) {
-                    jd.createFile(jd.oneSidedFile(r), org.hympj.shm.pml.OsEngine.fileBytes(config.size));
+                    jd.createFile(jd.oneSidedFile(r), FileLayout.oneSidedFileBytes(config.size));
                 }
             }
             Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));

@@ -114,7 +114,7 @@ public final class Launcher {
             org.hympj.router.RouteTable.load(config.routeTableName()); // a bad --route-table fails here
         }
         if (!config.model.equals("none")) {
-            org.hympj.shm.emu.FabricTiming.modelFor(config); // a bad --model fails here, before any rank starts
+            org.hympj.model.JobFabric.modelFor(config.fabric); // a bad --model fails here, before any rank starts
         }
         org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
         JobDirectory job = JobDirectory.create(config);

@@ -18,10 +18,11 @@ import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
-import org.hympj.router.HybridPolicy;
+import org.hympj.model.Fabric;
+import org.hympj.model.JobFabric;
+import org.hympj.router.RouteChoice;
 import org.hympj.router.RouteStatistics;
 import org.hympj.router.RouteTable;
-import org.hympj.shm.model.Fabric;
 import org.hympj.spi.Layout;
 import org.hympj.spi.ProgressEngine;
 
@@ -85,8 +86,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private long now;
     /** Earliest modelled instant something waits for (a gated packet, a timed completion). */
     private long wakeAt = Long.MAX_VALUE;
-    /** The hybrid router's policy (null unless routing is hybrid). */
-    private final HybridPolicy policy;
+    /** The job's fabric decisions, shared with the simulator: route choice, RSched, handshake puts. */
+    private final JobFabric jobFabric;
+    private final RouteChoice routes;
     private final RouteStatistics stats = new RouteStatistics();
     /** RSched policy for persistent TCA sets (null: issue order, the model's earliest engine). */
     private final org.hympj.rsched.Scheduler scheduler;
@@ -110,7 +112,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private int timedCount;
 
     @SuppressWarnings("unchecked")
-    public Engine(ShmFabric fabric, JobConfig config, JobControl control, boolean launched, FabricTiming timing) {
+    public Engine(ShmFabric fabric, JobConfig config, JobFabric jobFabric, JobControl control, boolean launched,
+                  FabricTiming timing) {
         this.fabric = fabric;
         this.control = control;
         this.config = config;
@@ -123,20 +126,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
-        // a model with one fabric (tofu) leaves nothing to route: every message takes it
-        this.policy = config.hybrid() && (timing == null || timing.model().hasIb()) ? policy(config, timing) : null;
-        this.handshakePuts = timing != null && config.rendezvousHandshakePuts();
-        if (timing != null && config.rsched()) {
-            org.hympj.shm.model.ModelParams mp = timing.model().params();
-            int engines = (int) mp.count("tca.dma.engines", 4);
-            this.scheduler = org.hympj.rsched.Schedulers.parse(config.sched);
-            this.machine = new org.hympj.rsched.MachineModel(engines, mp.bytesPerNs("tca.dma.bandwidth"),
-                mp.bytesPerNs("tca.link.bandwidth"), mp.ns("tca.dma.latency.register"),
-                (int) Math.max(1, mp.count("tca.dma.recv.engines", engines)));
-        } else {
-            this.scheduler = null;
-            this.machine = null;
-        }
+        this.jobFabric = jobFabric;
+        this.routes = jobFabric.routes();
+        this.handshakePuts = timing != null && jobFabric.handshakePuts();
+        this.scheduler = timing != null ? jobFabric.scheduler() : null;
+        this.machine = jobFabric.machine();
         this.sendSeq = new int[size];
         this.recvSeq = new int[size];
         this.pending = new ArrayDeque[channels * size];
@@ -191,20 +185,6 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     // ------------------------------------------------------------------ routes
 
-    private static HybridPolicy policy(JobConfig config, FabricTiming timing) {
-        RouteTable table = RouteTable.load(config.routeTableName());
-        if (config.stripe >= 0) {
-            table = table.withStripeThreshold(config.stripe);
-        }
-        double tcaBw = 1;
-        double ibBw = 1;
-        if (timing != null && timing.model().hasIb()) {
-            tcaBw = timing.model().params().bytesPerNs("tca.dma.bandwidth");
-            ibBw = timing.model().params().bytesPerNs("ib.bandwidth");
-        }
-        return new HybridPolicy(table, tcaBw, ibBw);
-    }
-
     /** Records events in {@code t} from now on (the --trace journal). */
     public void trace(org.hympj.shm.trace.Tracer t) {
         this.tracer = t == null ? org.hympj.shm.trace.Tracer.NONE : t;
@@ -217,7 +197,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     /** The hybrid router's table, or null when routing is not hybrid. */
     public RouteTable routeTable() {
-        return policy == null ? null : policy.table();
+        return routes.hybrid() ? routes.policy().table() : null;
     }
 
     /**
@@ -225,64 +205,34 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
      * router's choice, or the forced route, or the one native channel.
      */
     int channelFor(int dest, long bytes, Layout layout, String op) {
-        if (policy != null && dest != Comm.PROC_NULL) {
-            return policy.choose(tcaReaches(rank, dest), bytes, layout);
-        }
-        return channelFor(dest, op);
+        return routes.channel(rank, dest, bytes, layout, op);
     }
 
     /** Traced, records the route decided for {@code s} (its channel, and why: router, forced route, native). */
     void traceRoute(SendReq s) {
         if (tracer.enabled()) {
-            String why = policy != null && s.dest != Comm.PROC_NULL
-                ? (s.stripe ? "hybrid-striped" : s.channel == 0 ? "hybrid-tca" : "hybrid-ib")
-                : timing == null ? "native" : s.channel == 0 ? "tca" : "ib";
-            tracer.event(org.hympj.shm.trace.Tracer.ROUTE, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0, why);
+            tracer.event(org.hympj.shm.trace.Tracer.ROUTE, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,
+                routes.why(s.dest, s.channel, s.stripe, timing != null));
         }
     }
 
     /** True when the hybrid router stripes this message over both fabrics. */
     boolean stripeFor(int dest, long bytes, Layout layout) {
-        return policy != null && dest != Comm.PROC_NULL && policy.stripe(tcaReaches(rank, dest), bytes, layout);
+        return routes.stripe(rank, dest, bytes, layout);
     }
 
     /**
-     * The channel a message to {@code dest} (a world rank) takes. Natively there is one;
-     * emulating, {@code --route tca} forces TCA (an error outside the subcluster, naming both
-     * ranks), {@code ib} forces IB, {@code auto} takes TCA where it reaches and IB elsewhere.
+     * The channel a message to {@code dest} (a world rank) takes without the router's table:
+     * natively the one channel; emulating, the forced route.
      *
      * @throws IllegalArgumentException for a TCA route to a rank outside this rank's subcluster
      */
     int channelFor(int dest, String op) {
-        if (channels == 1 || dest == Comm.PROC_NULL) {
-            return 0;
-        }
-        boolean reaches = tcaReaches(rank, dest);
-        switch (config.route) {
-            case "tca":
-                if (!reaches) {
-                    throw new IllegalArgumentException(op + ": --route tca, but rank " + dest + " is outside rank "
-                        + rank + "'s TCA subcluster (ranks " + subclusterFirst(rank) + ".."
-                        + (subclusterFirst(rank) + config.subcluster - 1) + "); only IB reaches it");
-                }
-                return 0;
-            case "ib":
-                return 1;
-            default:
-                return reaches ? 0 : 1;
-        }
-    }
-
-    private boolean tcaReaches(int a, int b) {
-        return timing != null ? timing.model().topology().tcaReaches(a, b) : a / config.subcluster == b / config.subcluster;
-    }
-
-    private int subclusterFirst(int r) {
-        return r - r % config.subcluster;
+        return routes.forcedChannel(rank, dest, op);
     }
 
     static Fabric fabricOf(int channel) {
-        return channel == 0 ? Fabric.TCA : Fabric.IB;
+        return JobFabric.fabricOf(channel);
     }
 
     /** A persistent send over TCA keeps its descriptors on this rank's DMACs (register mode holds 16 each). */
@@ -564,36 +514,24 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
         java.util.List<org.hympj.rsched.Put> puts = new java.util.ArrayList<>();
         java.util.List<Integer> index = new java.util.ArrayList<>();
-        org.hympj.shm.model.NetTopology topo = timing.model().topology();
         for (int i = 0; i < requests.length; i++) {
             if (requests[i] instanceof SendReq && ((SendReq) requests[i]).channel == 0
                 && ((SendReq) requests[i]).dest != Comm.PROC_NULL) {
                 SendReq s = (SendReq) requests[i];
-                puts.add(new org.hympj.rsched.Put(puts.size(), s.dest, topo.direction(rank, s.dest),
-                    Math.max(1, s.buf.bytes), topo.diagonal(rank, s.dest)));
+                puts.add(jobFabric.put(puts.size(), rank, s.dest, s.buf.bytes));
                 index.add(i);
             }
         }
         int[] order = new int[puts.size()];
         if (!puts.isEmpty()) {
-            org.hympj.rsched.Schedule sch = scheduler.schedule(puts, machine);
-            Integer[] byStart = new Integer[puts.size()];
-            for (int k = 0; k < byStart.length; k++) {
-                byStart[k] = k;
+            org.hympj.rsched.StartOrder so = org.hympj.rsched.StartOrder.of(scheduler, machine, puts);
+            for (int k = 0; k < order.length; k++) {
+                SendReq s = (SendReq) requests[index.get(so.put(k))];
+                s.engineHint = so.sendEngine(k);
+                s.recvEngineHint = so.receiveEngine(k);
+                order[k] = index.get(so.put(k));
             }
-            java.util.Arrays.sort(byStart, (a, b) -> Double.compare(sch.slotOf(a).startNs(), sch.slotOf(b).startNs()));
-            for (int k = 0; k < byStart.length; k++) {
-                org.hympj.rsched.Slot slot = sch.slotOf(byStart[k]);
-                SendReq s = (SendReq) requests[index.get(byStart[k])];
-                s.engineHint = slot.engine();
-                // S3: the sender picks the destination's receive engine. It takes the one of its send
-                // engine's number: when every rank runs the same schedule (a translation-symmetric
-                // exchange), the puts arriving at a rank at any instant are the schedule's puts running
-                // at that instant, one per send engine, so they land on distinct receive engines
-                s.recvEngineHint = slot.engine();
-                order[k] = index.get(byStart[k]);
-            }
-            lastSchedule = sch;
+            lastSchedule = so.schedule();
         }
         cachedSet = requests;
         cachedMembers = requests.clone();
@@ -714,13 +652,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         if (timing == null) {
             return;
         }
-        // A put RSched scheduled goes straight into the receive buffer, whose address S3's persistent
-        // protocol exchanged when the requests were set up: no bounce buffer at the receiver, even
-        // when this emulator carries it as an eager copy (the unscheduled protocol does bounce)
-        boolean direct = channel == 0 && s.engineHint >= 0;
-        timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null,
-            dstInSegment || direct, s.registered, channel == 0 ? s.engineHint : -1, channel == 0 ? s.recvEngineHint : -1,
-            System.nanoTime());
+        // a put RSched scheduled goes straight into the receive buffer (Transfer.setMessage)
+        timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null, dstInSegment,
+            s.registered, s.engineHint, s.recvEngineHint, System.nanoTime());
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(),
                 timing.lastLink(), timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());
@@ -1141,7 +1075,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 // under --sched rndv the CTS stayed in the ring until its control put arrived
                 // (its vis): planning the data at the real clock now plans it at that arrival
                 // a striped message: [0, split) over TCA, [split, accept) over IB
-                long split = s.stripe ? policy.tcaPart(accept) : accept;
+                long split = s.stripe ? routes.tcaPart(accept) : accept;
                 int parts = s.stripe ? 2 : 1;
                 s.partsLeft = parts; // partDone counts it down, possibly within this loop
                 for (int part = 0; part < parts; part++) {

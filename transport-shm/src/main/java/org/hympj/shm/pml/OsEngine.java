@@ -21,7 +21,7 @@ import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobDirectory;
-import org.hympj.shm.model.Fabric;
+import org.hympj.model.Fabric;
 import org.hympj.spi.ProgressEngine;
 
 /**
@@ -54,7 +54,7 @@ import org.hympj.spi.ProgressEngine;
  * nothing (addresses are pooled, the queues are arrays).
  */
 public final class OsEngine implements ProgressEngine, AutoCloseable {
-    static final int SLOTS = 16;
+    static final int SLOTS = org.hympj.shm.job.FileLayout.ONE_SIDED_SLOTS;
     private static final long STAGING_BYTES = 16L << 20;
     private static final long NONE = Long.MAX_VALUE;
     /** A waiting thread spins for a pending modelled instant nearer than this (cores not oversubscribed). */
@@ -117,7 +117,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     /** The shared file of one rank: per peer an address ring (peer → me) and a completion ring (peer → me). */
     public static long fileBytes(int ranks) {
-        return (long) ranks * 2 * SlotRing.bytes(SLOTS);
+        return org.hympj.shm.job.FileLayout.oneSidedFileBytes(ranks);
     }
 
     @SuppressWarnings("unchecked")

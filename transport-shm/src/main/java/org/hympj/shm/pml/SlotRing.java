@@ -11,7 +11,7 @@ import org.agrona.concurrent.AtomicBuffer;
  * once) for the timing model.
  */
 final class SlotRing {
-    static final int SLOT = 64;
+    static final int SLOT = org.hympj.shm.job.FileLayout.ONE_SIDED_SLOT;
     private static final int SEQ = 0;
     private static final int ACK = 8;
     private static final int VIS = 16;
@@ -34,7 +34,7 @@ final class SlotRing {
     }
 
     static int bytes(int slots) {
-        return slots * SLOT;
+        return org.hympj.shm.job.FileLayout.oneSidedRingBytes(slots);
     }
 
     private int at(long n) {

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.hympj.api.Datatype;
 import org.hympj.shm.job.JobConfig;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.ModelParams;
-import org.hympj.shm.model.TimingModel;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.Fabric;
+import org.hympj.model.ModelParams;
+import org.hympj.model.TimingModel;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +22,7 @@ class FabricTimingControlTest {
 
     /** Rank {@code rank}'s timing over shared timelines (all ranks of one job plan on the same ones). */
     private static FabricTiming timing(JobConfig config, TimingModel model, ArrayTimelines tl, int rank) {
-        return new FabricTiming(model, tl, config, rank, 2);
+        return new FabricTiming(model, tl, config.epochNanos, config.effectiveDilation(2), rank);
     }
 
     private static JobConfig config() {
@@ -42,7 +42,7 @@ class FabricTimingControlTest {
     @Test
     void aLoneControlPutTakesOneEngineAccessAndItsBytes() {
         JobConfig config = config();
-        TimingModel model = FabricTiming.modelFor(config);
+        TimingModel model = org.hympj.model.JobFabric.modelFor(config.fabric);
         ArrayTimelines tl = new ArrayTimelines(model.topology().resources());
         FabricTiming t = timing(config, model, tl, 0);
         long now = 5_000;
@@ -63,7 +63,7 @@ class FabricTimingControlTest {
     @Test
     void aClearToSendQueuesBehindBulkPutsOnTheReceiversEngines() {
         JobConfig config = config();
-        TimingModel model = FabricTiming.modelFor(config);
+        TimingModel model = org.hympj.model.JobFabric.modelFor(config.fabric);
         ArrayTimelines tl = new ArrayTimelines(model.topology().resources());
         FabricTiming receiver = timing(config, model, tl, 1);
         int engines = model.topology().engines();

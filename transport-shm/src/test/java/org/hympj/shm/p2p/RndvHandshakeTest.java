@@ -10,9 +10,9 @@ import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
-import org.hympj.shm.model.ArrayTimelines;
-import org.hympj.shm.model.Fabric;
-import org.hympj.shm.model.TimingModel;
+import org.hympj.model.ArrayTimelines;
+import org.hympj.model.Fabric;
+import org.hympj.model.TimingModel;
 import org.hympj.shm.testing.MultiRank;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,8 +41,8 @@ class RndvHandshakeTest {
         JobConfig d = JobConfig.defaults("rndv-expect", 2);
         JobConfig c = d.with(d.segmentBytes, d.ringBytes, d.bulkBytes, d.inlineLimit, d.eagerLimit, "tofu",
             d.subcluster, d.idle, d.coll).withTiming("auto", 1);
-        TimingModel m = FabricTiming.modelFor(c);
-        FabricTiming t = new FabricTiming(m, new ArrayTimelines(m.topology().resources()), c, 0, 2);
+        TimingModel m = org.hympj.model.JobFabric.modelFor(c.fabric);
+        FabricTiming t = new FabricTiming(m, new ArrayTimelines(m.topology().resources()), c.epochNanos, c.effectiveDilation(2), 0);
         t.planControl(Fabric.TCA, 1, 0, t.toReal(0));
         return t.lastVisibleAt();
     }

@@ -1,0 +1,138 @@
+package org.hympj.model;
+
+import org.hympj.router.HybridPolicy;
+import org.hympj.router.RouteChoice;
+import org.hympj.router.RouteTable;
+import org.hympj.rsched.MachineModel;
+import org.hympj.rsched.Put;
+import org.hympj.rsched.Scheduler;
+import org.hympj.rsched.Schedulers;
+
+/**
+ * A job's fabric as both clocks see it: the timing model and topology built from its
+ * {@link FabricOptions}, and every decision made on them — the route of each message (the
+ * hybrid router or the forced route), RSched's scheduler and its machine model, whether the
+ * rendezvous handshake is paid for as control puts. The emulator's engine (one per rank) and
+ * the simulator (one per run) each hold one and ask it the same questions, so they cannot
+ * drift apart. Immutable after construction.
+ */
+public final class JobFabric {
+    private final FabricOptions options;
+    private final TimingModel model;
+    private final RouteChoice routes;
+    private final Scheduler scheduler;
+    private final MachineModel machine;
+    private final boolean handshakePuts;
+
+    private JobFabric(FabricOptions options, TimingModel model) {
+        this.options = options;
+        this.model = model;
+        NetTopology topo = model == null ? null : model.topology();
+        int sub = options.subcluster;
+        RouteChoice.Reach reach = topo != null ? topo::tcaReaches : (a, b) -> a / sub == b / sub;
+        // a model with one fabric (tofu) leaves nothing to route: every message takes it
+        HybridPolicy policy = options.hybrid() && (model == null || model.hasIb()) ? policy(options, model) : null;
+        this.routes = new RouteChoice(policy, options.route, reach, options.channels(), sub);
+        if (model != null && options.rsched()) {
+            ModelParams p = model.params();
+            int engines = (int) p.count("tca.dma.engines", 4);
+            this.scheduler = Schedulers.parse(options.sched);
+            this.machine = new MachineModel(engines, p.bytesPerNs("tca.dma.bandwidth"),
+                p.bytesPerNs("tca.link.bandwidth"), p.ns("tca.dma.latency.register"),
+                (int) Math.max(1, p.count("tca.dma.recv.engines", engines)));
+        } else {
+            this.scheduler = null;
+            this.machine = null;
+        }
+        this.handshakePuts = model != null && options.rendezvousHandshakePuts();
+    }
+
+    /** The job's fabric; its model is loaded unless the options say none. */
+    public static JobFabric of(FabricOptions options) {
+        return new JobFabric(options, options.modelled() ? modelFor(options) : null);
+    }
+
+    /** Builds the timing model and topology of a job (also how the launcher validates --model). */
+    public static TimingModel modelFor(FabricOptions options) {
+        ModelParams p = ModelParams.load(options.model);
+        return new TimingModel(p, topologyFor(p, options.size, options.subcluster));
+    }
+
+    /** The topology a job of {@code size} ranks has under model parameters {@code p}. */
+    public static NetTopology topologyFor(ModelParams p, int size, int subcluster) {
+        boolean torus = p.string("topology", "rings").equals("torus2d");
+        int[] dims = torus ? torusDims(p, size) : null;
+        int engines = (int) p.count("tca.dma.engines", 4);
+        int recv = (int) p.count("tca.dma.recv.engines", 0);
+        return new NetTopology(size, subcluster, torus, dims, engines, recv);
+    }
+
+    private static int[] torusDims(ModelParams p, int size) {
+        String t = p.string("model.torus", "");
+        if (!t.isEmpty()) {
+            String[] xy = t.split("x");
+            return new int[] {Integer.parseInt(xy[0].trim()), Integer.parseInt(xy[1].trim())};
+        }
+        return org.hympj.api.Topology.dimsCreate(size, new int[2]);
+    }
+
+    /** The hybrid router's policy: the job's table, striped in proportion to the fabrics' bandwidths. */
+    private static HybridPolicy policy(FabricOptions o, TimingModel model) {
+        RouteTable table = RouteTable.load(o.routeTableName());
+        if (o.stripe >= 0) {
+            table = table.withStripeThreshold(o.stripe);
+        }
+        double tcaBw = 1;
+        double ibBw = 1;
+        if (model != null && model.hasIb()) {
+            tcaBw = model.params().bytesPerNs("tca.dma.bandwidth");
+            ibBw = model.params().bytesPerNs("ib.bandwidth");
+        }
+        return new HybridPolicy(table, tcaBw, ibBw);
+    }
+
+    public FabricOptions options() {
+        return options;
+    }
+
+    /** The timing model, or null natively. */
+    public TimingModel model() {
+        return model;
+    }
+
+    /** The route of every message. */
+    public RouteChoice routes() {
+        return routes;
+    }
+
+    /** RSched's scheduler for persistent TCA sets, or null (no model, or --sched none/rndv). */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** RSched's view of a rank's DMA engines and links (null without a scheduler). */
+    public MachineModel machine() {
+        return machine;
+    }
+
+    /** Under --sched rndv with a model: RTS and CTS are planned as control puts. */
+    public boolean handshakePuts() {
+        return handshakePuts;
+    }
+
+    /** A Startall put from {@code src} to {@code dst} as RSched sees it: its direction on the topology and its size. */
+    public Put put(int id, int src, int dst, long bytes) {
+        NetTopology topo = model.topology();
+        return new Put(id, dst, topo.direction(src, dst), Math.max(1, bytes), topo.diagonal(src, dst));
+    }
+
+    /** A rank's descriptor cache, as the model's parameters size it. */
+    public DescriptorCache newDescriptorCache() {
+        return DescriptorCache.of(model.params());
+    }
+
+    /** The fabric of a channel: 0 = TCA, 1 = IB. */
+    public static Fabric fabricOf(int channel) {
+        return channel == 0 ? Fabric.TCA : Fabric.IB;
+    }
+}
