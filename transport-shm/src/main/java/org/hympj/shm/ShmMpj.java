@@ -37,7 +37,16 @@ public final class ShmMpj extends Mpj {
     private final Thread cleanup;
     /** The --trace journal (Tracer.NONE when the job is not traced). */
     private final org.hympj.shm.trace.Tracer tracer;
+    private final org.hympj.shm.pml.RankLifecycle life;
     private boolean closed;
+
+    /**
+     * This process's rank, from init until it closes (null before and after): MPI allows one
+     * init per process, and a second instance would be the same rank stealing the first's messages.
+     */
+    private static ShmMpj open;
+    /** Set once a launched rank has closed: its peers count it finalized, it cannot rejoin. */
+    private static String finalizedAs;
 
     private ShmMpj(JobDirectory job, int rank, boolean ownsJob) throws IOException {
         this.job = job;
@@ -61,7 +70,9 @@ public final class ShmMpj extends Mpj {
         } else {
             this.oneSided = null;
         }
-        this.world = new ShmComm(engine, segment, org.hympj.shm.pml.CollectiveChoice.barrier(job.config()), oneSided);
+        this.life = new org.hympj.shm.pml.RankLifecycle(rank);
+        this.world = new ShmComm(engine, segment, org.hympj.shm.pml.CollectiveChoice.barrier(job.config()), oneSided,
+            life);
         engine.barrier(world::barrier);
         control.register(rank, ProcessHandle.current().pid());
         if (ownsJob) {
@@ -81,7 +92,28 @@ public final class ShmMpj extends Mpj {
             topo == null ? -1 : topo.ibHca(0), c.subcluster);
     }
 
-    static ShmMpj init() {
+    /**
+     * Initialises this process's rank.
+     *
+     * @throws IllegalStateException while another instance is open in this process, or after a
+     *     launched rank has closed (a job's rank finalizes once)
+     */
+    static synchronized ShmMpj init() {
+        if (open != null) {
+            throw new IllegalStateException("Mpj.init: this process is already rank " + open.rank + " of job "
+                + open.job.config().jobId + " and has not closed it; MPI allows one init per process: use the Mpj "
+                + "you have (a second one would be the same rank and take its messages)");
+        }
+        if (finalizedAs != null) {
+            throw new IllegalStateException("Mpj.init: this process was " + finalizedAs + " and has closed it "
+                + "(MPI_Finalize); a rank of a launched job cannot initialise again");
+        }
+        ShmMpj mpj = create();
+        open = mpj;
+        return mpj;
+    }
+
+    private static ShmMpj create() {
         String dir = System.getenv(ENV_JOB_DIR);
         try {
             if (dir == null || dir.isEmpty()) {
@@ -131,9 +163,16 @@ public final class ShmMpj extends Mpj {
     @Override
     public void close() {
         if (closed) {
-            return;
+            return; // a second close is a no-op, as AutoCloseable allows
         }
         closed = true;
+        life.close();
+        synchronized (ShmMpj.class) {
+            open = null;
+            if (!ownsJob) {
+                finalizedAs = "rank " + rank + " of job " + job.config().jobId;
+            }
+        }
         try {
             if (oneSided != null) {
                 oneSided.close();

@@ -10,8 +10,8 @@ final class ShmCartComm extends ShmComm implements CartComm {
     private final int[] myCoords;
 
     ShmCartComm(Engine engine, SegmentAllocator segment, int ctx, int[] group, int[] dims, boolean[] periods,
-                BarrierAlgorithm defaultBarrier, OsEngine os) {
-        super(engine, segment, ctx, group, defaultBarrier, os);
+                BarrierAlgorithm defaultBarrier, PointToPoint.Factory p2pFactory, RankLifecycle life) {
+        super(engine, segment, ctx, group, defaultBarrier, p2pFactory, life);
         this.dims = dims;
         this.periods = periods;
         this.myCoords = Topology.coords(dims, rank);
@@ -105,6 +105,6 @@ final class ShmCartComm extends ShmComm implements CartComm {
                 }
             }
         }
-        return new ShmCartComm(engine, segment, context, members(all, color), subDims, subPeriods, defaultBarrier(), os);
+        return new ShmCartComm(engine, segment, context, members(all, color), subDims, subPeriods, defaultBarrier(), p2pFactory(), life);
     }
 }

@@ -30,31 +30,38 @@ public class ShmComm implements Comm {
     final int[] localOf;
     final int rank;
     final int size;
-    private final SendReq blockingSend;
-    private final RecvReq blockingRecv;
     private final SendReq collSend;
     private final RecvReq collRecv;
     final Collectives coll;
     private final BarrierAlgorithm defaultBarrier;
-    /** The one-sided point-to-point engine (--p2p onesided), or null: then the two-sided engine. */
-    final OsEngine os;
-    private final OsRequest osBlockingSend;
-    private final OsRequest osBlockingRecv;
+    /** The two-sided engine's point-to-point: collectives always run on it. */
+    final TwoSided twoSided;
+    /** The user's point-to-point: {@link #twoSided}, or the one-sided engine's (--p2p onesided). */
+    private final PointToPoint p2p;
+    /** Makes the point-to-point of communicators derived from this one. */
+    private final PointToPoint.Factory p2pFactory;
+    /** Open or finalized: shared by every communicator of the rank. */
+    final RankLifecycle life;
+
+    /** The two-sided engine's point-to-point, as a factory. */
+    static final PointToPoint.Factory TWO_SIDED = c -> c.twoSided;
     /** One-wave shared-memory allreduce of small counts: the world communicator, natively; else null. */
     final ShmReduce shmReduce;
 
-    /** The world communicator. */
+    /** The world communicator of a rank, on the two-sided engine. */
     public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
-        this(engine, segment, defaultBarrier, null);
+        this(engine, segment, defaultBarrier, null, new RankLifecycle(engine.rank()));
     }
 
     /** The world communicator, with point-to-point on the one-sided engine when {@code os} is given. */
-    public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier, OsEngine os) {
-        this(engine, segment, 0, identity(engine.size()), defaultBarrier, os);
+    public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier, OsEngine os,
+                   RankLifecycle life) {
+        this(engine, segment, 0, identity(engine.size()), defaultBarrier,
+            os == null ? TWO_SIDED : c -> new OneSidedP2p(c, os), life);
     }
 
     ShmComm(Engine engine, SegmentAllocator segment, int ctx, int[] group, BarrierAlgorithm defaultBarrier,
-            OsEngine os) {
+            PointToPoint.Factory p2pFactory, RankLifecycle life) {
         this.engine = engine;
         this.segment = segment;
         this.ctx = ctx;
@@ -67,15 +74,14 @@ public class ShmComm implements Comm {
         }
         this.rank = localOf[engine.rank()];
         this.size = group.length;
-        this.blockingSend = new SendReq(engine, true);
-        this.blockingRecv = new RecvReq(engine, true);
         this.collSend = new SendReq(engine, true);
         this.collRecv = new RecvReq(engine, true);
         this.coll = new Collectives(this);
         this.defaultBarrier = defaultBarrier;
-        this.os = os;
-        this.osBlockingSend = os == null ? null : os.newRequest(true, true);
-        this.osBlockingRecv = os == null ? null : os.newRequest(false, true);
+        this.twoSided = new TwoSided(this);
+        this.p2pFactory = p2pFactory;
+        this.life = life;
+        this.p2p = p2pFactory.of(this);
         this.shmReduce = ctx == 0 && engine.timing() == null
             ? new ShmReduce(engine.fabric().collSlots(), rank, size) : null;
         engine.reserveContexts(ctx + 2);
@@ -103,94 +109,11 @@ public class ShmComm implements Comm {
         return local == PROC_NULL ? PROC_NULL : group[local];
     }
 
-    private SendReq prepareSend(String op, SendReq s, Object buf, int offset, int count, Datatype type, int dest,
-                                int tag) {
-        Args.buffer(op, buf, offset, count, type, segment);
-        Args.dest(op, dest, size);
-        Args.sendTag(op, tag);
-        engine.channelFor(world(dest), op); // a route error is thrown here, before anything changes
-        return bind(s, buf, offset, count, type, dest, tag, ctx);
-    }
-
-    private SendReq bind(SendReq s, Object buf, int offset, int count, Datatype type, int dest, int tag, int context) {
-        s.buf.set(buf, offset, count, type, engine);
-        s.dest = world(dest);
-        s.layout = org.hympj.spi.Layout.of(type, count);
-        s.channel = engine.channelFor(s.dest, s.buf.bytes, s.layout, "send");
-        s.stripe = engine.stripeFor(s.dest, s.buf.bytes, s.layout);
-        s.tag = tag;
-        s.ctx = context;
-        engine.traceRoute(s);
-        return s;
-    }
-
-    private RecvReq prepareRecv(String op, RecvReq r, Object buf, int offset, int count, Datatype type, int source,
-                                int tag) {
-        Args.buffer(op, buf, offset, count, type, segment);
-        Args.source(op, source, size);
-        Args.recvTag(op, tag);
-        return bind(r, buf, offset, count, type, source, tag, ctx);
-    }
-
-    private RecvReq bind(RecvReq r, Object buf, int offset, int count, Datatype type, int source, int tag,
-                         int context) {
-        r.buf.set(buf, offset, count, type, engine);
-        r.source = source == ANY_SOURCE ? ANY_SOURCE : world(source);
-        r.localOf = localOf;
-        r.tag = tag;
-        r.ctx = context;
-        return r;
-    }
-
-    // ------------------------------------------------------------ one-sided point-to-point
-
-    private OsRequest osSend(String op, OsRequest q, Object buf, int offset, int count, Datatype type, int dest,
-                             int tag) {
-        Args.buffer(op, buf, offset, count, type, segment);
-        Args.dest(op, dest, size);
-        Args.sendTag(op, tag);
-        q.buf.set(buf, offset, count, type, engine);
-        q.peer = world(dest);
-        q.tag = tag;
-        q.ctx = ctx;
-        q.localOf = localOf;
-        return q;
-    }
-
-    private OsRequest osRecv(String op, OsRequest q, Object buf, int offset, int count, Datatype type, int source,
-                             int tag) {
-        Args.buffer(op, buf, offset, count, type, segment);
-        Args.source(op, source, size);
-        Args.recvTag(op, tag);
-        if (source == ANY_SOURCE) {
-            throw new UnsupportedOperationException(op + ": ANY_SOURCE is not supported by --p2p onesided: a receive "
-                + "writes its address into one sender's Remote Address Buffer (S2); name the source");
-        }
-        q.buf.set(buf, offset, count, type, engine);
-        q.peer = world(source);
-        q.tag = tag;
-        q.ctx = ctx;
-        q.localOf = localOf;
-        return q;
-    }
-
-    private static UnsupportedOperationException noProbe(String op) {
-        return new UnsupportedOperationException(op + " is not supported by --p2p onesided: nothing arrives "
-            + "before the receive has posted its address (S2)");
-    }
-
     @Override
     public void send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        life.check("send");
         engine.checkAbort();
-        if (os != null) {
-            OsRequest q = osSend("send", osBlockingSend, buf, offset, count, type, dest, tag);
-            q.start();
-            q.waitFor();
-            return;
-        }
-        SendReq s = prepareSend("send", blockingSend, buf, offset, count, type, dest, tag);
-        s.start();
-        s.waitFor();
+        p2p.send(buf, offset, count, type, dest, tag);
     }
 
     @Override
@@ -202,157 +125,54 @@ public class ShmComm implements Comm {
 
     @Override
     public void recv(Object buf, int offset, int count, Datatype type, int source, int tag, Status status) {
+        life.check("recv");
         engine.checkAbort();
-        if (os != null) {
-            OsRequest q = osRecv("recv", osBlockingRecv, buf, offset, count, type, source, tag);
-            q.start();
-            try {
-                q.waitFor();
-            } finally {
-                if (status != null) {
-                    status.set(q.status);
-                }
-            }
-            return;
-        }
-        RecvReq r = prepareRecv("recv", blockingRecv, buf, offset, count, type, source, tag);
-        r.start();
-        try {
-            r.waitFor();
-        } finally {
-            if (status != null) {
-                status.set(r.status);
-            }
-        }
+        p2p.recv(buf, offset, count, type, source, tag, status);
     }
 
     @Override
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        if (os != null) {
-            OsRequest q = osSend("isend", os.newRequest(true, false), buf, offset, count, type, dest, tag);
-            q.start();
-            return q;
-        }
-        SendReq s = prepareSend("isend", new SendReq(engine, false), buf, offset, count, type, dest, tag);
-        s.start();
-        return s;
+        life.check("isend");
+        return p2p.isend(buf, offset, count, type, dest, tag);
     }
 
     @Override
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        if (os != null) {
-            OsRequest q = osRecv("irecv", os.newRequest(false, false), buf, offset, count, type, source, tag);
-            q.start();
-            return q;
-        }
-        RecvReq r = prepareRecv("irecv", new RecvReq(engine, false), buf, offset, count, type, source, tag);
-        r.start();
-        return r;
+        life.check("irecv");
+        return p2p.irecv(buf, offset, count, type, source, tag);
     }
 
     @Override
     public Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,
                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int recvTag) {
+        life.check("sendrecv");
         engine.checkAbort();
-        if (os != null) {
-            Args.buffer("sendrecv (send side)", sendBuf, sendOffset, sendCount, sendType, segment);
-            Args.dest("sendrecv", dest, size);
-            Args.sendTag("sendrecv", sendTag);
-            OsRequest r = osRecv("sendrecv (receive side)", osBlockingRecv, recvBuf, recvOffset, recvCount, recvType,
-                source, recvTag);
-            OsRequest q = osSend("sendrecv", osBlockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
-            r.start();
-            q.start();
-            try {
-                q.waitFor();
-            } finally {
-                r.waitFor();
-            }
-            return r.status.copy();
-        }
-        // check both sides before starting either, so a bad argument changes nothing
-        Args.buffer("sendrecv (send side)", sendBuf, sendOffset, sendCount, sendType, segment);
-        Args.dest("sendrecv", dest, size);
-        Args.sendTag("sendrecv", sendTag);
-        RecvReq r = prepareRecv("sendrecv (receive side)", blockingRecv, recvBuf, recvOffset, recvCount, recvType,
-            source, recvTag);
-        SendReq s = bind(blockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag, ctx);
-        r.start();
-        s.start();
-        try {
-            s.waitFor();
-        } finally {
-            r.waitFor();
-        }
-        return r.status.copy();
+        return p2p.sendrecv(sendBuf, sendOffset, sendCount, sendType, dest, sendTag, recvBuf, recvOffset, recvCount,
+            recvType, source, recvTag);
     }
 
     @Override
     public Status probe(int source, int tag) {
-        Args.source("probe", source, size);
-        Args.recvTag("probe", tag);
-        if (os != null) {
-            throw noProbe("probe");
-        }
-        engine.checkAbort();
-        Status st = new Status();
-        if (source == PROC_NULL) {
-            st.fill(PROC_NULL, ANY_TAG, 0, 0, 1, 1);
-            return st;
-        }
-        int want = source == ANY_SOURCE ? ANY_SOURCE : group[source];
-        engine.resetIdle();
-        while (true) {
-            int work = engine.progress();
-            Unexpected u = engine.probe(ctx, want, tag);
-            if (u != null) {
-                st.fill(localOf[u.source], u.tag, u.total, u.total, 1, 1);
-                return st;
-            }
-            engine.idleStep(work);
-        }
+        life.check("probe");
+        return p2p.probe(source, tag);
     }
 
     @Override
     public Status iprobe(int source, int tag) {
-        Args.source("iprobe", source, size);
-        Args.recvTag("iprobe", tag);
-        if (os != null) {
-            throw noProbe("iprobe");
-        }
-        engine.checkAbort();
-        if (source == PROC_NULL) {
-            Status st = new Status();
-            st.fill(PROC_NULL, ANY_TAG, 0, 0, 1, 1);
-            return st;
-        }
-        engine.progress();
-        Unexpected u = engine.probe(ctx, source == ANY_SOURCE ? ANY_SOURCE : group[source], tag);
-        if (u == null) {
-            engine.pollFailures();
-            return null;
-        }
-        Status st = new Status();
-        st.fill(localOf[u.source], u.tag, u.total, u.total, 1, 1);
-        return st;
+        life.check("iprobe");
+        return p2p.iprobe(source, tag);
     }
 
     @Override
     public PersistentRequest sendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        if (os != null) {
-            return osSend("sendInit", os.newRequest(true, true), buf, offset, count, type, dest, tag);
-        }
-        SendReq s = prepareSend("sendInit", new SendReq(engine, true), buf, offset, count, type, dest, tag);
-        engine.registerPersistent(s); // route and descriptors decided once, at init (S1)
-        return s;
+        life.check("sendInit");
+        return p2p.sendInit(buf, offset, count, type, dest, tag);
     }
 
     @Override
     public PersistentRequest recvInit(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        if (os != null) {
-            return osRecv("recvInit", os.newRequest(false, true), buf, offset, count, type, source, tag);
-        }
-        return prepareRecv("recvInit", new RecvReq(engine, true), buf, offset, count, type, source, tag);
+        life.check("recvInit");
+        return p2p.recvInit(buf, offset, count, type, source, tag);
     }
 
     // ------------------------------------------------------------ internal point-to-point of collectives
@@ -366,10 +186,10 @@ public class ShmComm implements Comm {
         boolean rx = source != PROC_NULL;
         boolean tx = dest != PROC_NULL;
         if (rx) {
-            bind(collRecv, recvBuf, recvOffset, recvCount, recvType, source, tag, collCtx).start();
+            twoSided.bind(collRecv, recvBuf, recvOffset, recvCount, recvType, source, tag, collCtx).start();
         }
         if (tx) {
-            bind(collSend, sendBuf, sendOffset, sendCount, sendType, dest, tag, collCtx).start();
+            twoSided.bind(collSend, sendBuf, sendOffset, sendCount, sendType, dest, tag, collCtx).start();
         }
         try {
             if (tx) {
@@ -404,6 +224,7 @@ public class ShmComm implements Comm {
 
     @Override
     public void barrier(BarrierAlgorithm algorithm) {
+        life.check("barrier");
         if (algorithm == null) {
             throw new IllegalArgumentException("barrier: algorithm must not be null");
         }
@@ -413,6 +234,7 @@ public class ShmComm implements Comm {
 
     @Override
     public void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        life.check("bcast");
         engine.checkAbort();
         coll.bcast(buf, offset, count, type, root);
     }
@@ -420,6 +242,7 @@ public class ShmComm implements Comm {
     @Override
     public void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
                        int root) {
+        life.check("reduce");
         engine.checkAbort();
         coll.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
     }
@@ -427,6 +250,7 @@ public class ShmComm implements Comm {
     @Override
     public void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
                           Op op) {
+        life.check("allreduce");
         engine.checkAbort();
         coll.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
     }
@@ -434,6 +258,7 @@ public class ShmComm implements Comm {
     @Override
     public void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.check("gather");
         engine.checkAbort();
         coll.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
     }
@@ -441,6 +266,7 @@ public class ShmComm implements Comm {
     @Override
     public void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.check("allgather");
         engine.checkAbort();
         coll.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
     }
@@ -448,6 +274,7 @@ public class ShmComm implements Comm {
     @Override
     public void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.check("scatter");
         engine.checkAbort();
         coll.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
     }
@@ -455,6 +282,7 @@ public class ShmComm implements Comm {
     @Override
     public void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.check("alltoall");
         engine.checkAbort();
         coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
     }
@@ -471,12 +299,14 @@ public class ShmComm implements Comm {
 
     @Override
     public Comm dup() {
+        life.check("dup");
         engine.checkAbort();
-        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, os);
+        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, p2pFactory, life);
     }
 
     @Override
     public Comm split(int color, int key) {
+        life.check("split");
         engine.checkAbort();
         if (color < 0 && color != UNDEFINED) {
             throw new IllegalArgumentException("split: color must be >= 0 or UNDEFINED, was " + color);
@@ -488,7 +318,7 @@ public class ShmComm implements Comm {
         if (color == UNDEFINED) {
             return null;
         }
-        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, os);
+        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, p2pFactory, life);
     }
 
     /** World ranks of the members of {@code color}, ordered by (key, rank). */
@@ -517,6 +347,7 @@ public class ShmComm implements Comm {
 
     @Override
     public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+        life.check("createCart");
         engine.checkAbort();
         if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
             throw new IllegalArgumentException("createCart: dims and periods must be non-empty and of equal length");
@@ -538,22 +369,29 @@ public class ShmComm implements Comm {
         }
         // reorder is allowed but not used: on one shared-memory machine every placement is equal
         int[] g = java.util.Arrays.copyOf(group, (int) n);
-        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, os);
+        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, p2pFactory, life);
     }
 
     BarrierAlgorithm defaultBarrier() {
         return defaultBarrier;
     }
 
+    /** How communicators derived from this one make their point-to-point. */
+    PointToPoint.Factory p2pFactory() {
+        return p2pFactory;
+    }
+
     // ------------------------------------------------------------ memory and time
 
     @Override
     public SegmentBuffer allocDoubles(int n) {
+        life.check("allocDoubles");
         return segment.alloc(Primitive.DOUBLE, n);
     }
 
     @Override
     public SegmentBuffer alloc(Primitive type, int n) {
+        life.check("alloc");
         return segment.alloc(type, n);
     }
 
