@@ -471,6 +471,82 @@ public final class Compare {
         return Rows.median(a);
     }
 
+    /**
+     * The slowest launch of one (system, variant, size) of this test: the largest figure when
+     * lower is better (latency), the smallest when higher is (bandwidth); NaN if none.
+     */
+    double slowest(String system, String test, String variant, long size, boolean lowerIsBetter) {
+        double w = Double.NaN;
+        for (Row r : rows) {
+            if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                w = Double.isNaN(w) ? r.value : lowerIsBetter ? Math.max(w, r.value) : Math.min(w, r.value);
+            }
+        }
+        return w;
+    }
+
+    /** How much slower than the median the slowest launch was (≥ 1; 1.5 = the slowest took 1.5× as long). */
+    static double spread(double median, double slowest, boolean lowerIsBetter) {
+        return lowerIsBetter ? slowest / median : median / slowest;
+    }
+
+    /** Issue 18's stability target: over the launches, the slowest at most this many times the median. */
+    static final double STABLE_SPREAD = 1.5;
+
+    /**
+     * The spread over launches (each round is one launch of each system): per size and column
+     * the median and the slowest launch, and slowest ÷ median, against {@link #STABLE_SPREAD}.
+     *
+     * @param columns label → {system, test, variant}
+     */
+    String spreadTable(List<Long> sizes, Map<String, String[]> columns, boolean lowerIsBetter, int dec) {
+        StringBuilder b = new StringBuilder();
+        b.append("Spread over launches (median / slowest launch, slowest ÷ median; stable: ≤ ")
+            .append(fmtRatio(STABLE_SPREAD)).append("):\n\n| size");
+        for (String label : columns.keySet()) {
+            b.append(" | ").append(label);
+        }
+        b.append(" | stable? |\n|---");
+        for (int i = 0; i < columns.size(); i++) {
+            b.append("|---:");
+        }
+        b.append("|---|\n");
+        for (long s : sizes) {
+            b.append("| ").append(sizeLabel(bench.name, s));
+            List<String> unstable = new ArrayList<>();
+            boolean any = false;
+            for (Map.Entry<String, String[]> c : columns.entrySet()) {
+                String[] k = c.getValue();
+                double m = median(k[0], k[1], k[2], s);
+                double w = slowest(k[0], k[1], k[2], s, lowerIsBetter);
+                if (Double.isNaN(m)) {
+                    b.append(" | —");
+                    continue;
+                }
+                any = true;
+                double sp = spread(m, w, lowerIsBetter);
+                b.append(" | ").append(fmt(m, dec)).append(" / ").append(fmt(w, dec)).append(", ").append(fmtRatio(sp));
+                if (sp > STABLE_SPREAD && !k[0].equals(ANCHOR_SYSTEM)) {
+                    unstable.add(c.getKey());
+                }
+            }
+            b.append(" | ").append(!any ? "—" : unstable.isEmpty() ? "yes" : "no (" + String.join(", ", unstable) + ")")
+                .append(" |\n");
+        }
+        return b.toString();
+    }
+
+    /** The spread table's columns: Open MPI, then each HyMPJ variant measured. */
+    Map<String, String[]> spreadColumns(BenchDef def, List<String> variants) {
+        String[] ak = anchorKey(def);
+        Map<String, String[]> cols = new LinkedHashMap<>();
+        cols.put("Open MPI", new String[] {ANCHOR_SYSTEM, ak[0], ak[1]});
+        for (String v : variants) {
+            cols.put("HyMPJ " + v, new String[] {Rows.SYSTEM, def.csvTest(), v});
+        }
+        return cols;
+    }
+
     int count(String system, String test, String variant, long size) {
         int n = 0;
         for (Row r : rows) {
@@ -611,6 +687,11 @@ public final class Compare {
                 .append(" | ").append(Targets.describe(ts))
                 .append(" | ").append(met(ts, ratio, kinds)).append(" |\n");
         }
+        List<String> labels = new ArrayList<>();
+        for (BufferKind k : kinds) {
+            labels.add(k.label());
+        }
+        b.append('\n').append(spreadTable(sizes, spreadColumns(def, labels), lower, dec));
         return b.toString();
     }
 
@@ -688,6 +769,7 @@ public final class Compare {
             }
             b.append(" |\n");
         }
+        b.append('\n').append(spreadTable(sizes, spreadColumns(def, vs), Targets.lowerIsBetter(bench.name), dec));
         return b.toString();
     }
 
@@ -751,7 +833,7 @@ public final class Compare {
         b.append("- **Same run**: both columns come from the same session of `bin/hympj-compare`, which ran ")
             .append(completed).append(" round").append(completed == 1 ? "" : "s")
             .append(" interleaved (odd rounds Open MPI then HyMPJ, even rounds HyMPJ then Open MPI); each figure is the ")
-            .append("median over the rounds of one launch's figure (itself the median of 5 batches, or for halo3d the ")
+            .append("median (and, in the spread table, the slowest) over the rounds of one launch's figure (itself the median of 5 batches, or for halo3d the ")
             .append("max over ranks).\n");
         b.append("- **Date**: ").append(start.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"))).append(" – ")
             .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")

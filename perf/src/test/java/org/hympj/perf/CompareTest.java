@@ -68,6 +68,26 @@ class CompareTest {
     }
 
     @Test
+    void spreadOverLaunchesNamesTheSlowestAndTheUnstable() {
+        BenchOptions o = new BenchOptions();
+        o.name = "pingpong";
+        Compare c = new Compare(o);
+        for (int rep = 1; rep <= 5; rep++) {
+            c.addRow("openmpi-c,pingpong,blocking,8," + rep + "," + (0.30 + 0.01 * rep) + ",us");
+            // one launch of five is four times slower: the spread must show it, not the median
+            c.addRow("hympj,pingpong-blocking,heap,8," + rep + "," + (rep == 3 ? 1.6 : 0.4) + ",us");
+        }
+        assertEquals(1.6, c.slowest("hympj", "pingpong-blocking", "heap", 8, true));
+        assertEquals(0.4, c.median("hympj", "pingpong-blocking", "heap", 8));
+        assertEquals(4.0, Compare.spread(0.4, 1.6, true), 1e-12);
+        assertEquals(2.0, Compare.spread(10.0, 5.0, false), 1e-12);  // bandwidth: half the median is twice as slow
+        String t = c.spreadTable(List.of(8L), Map.of("HyMPJ heap", new String[] {"hympj", "pingpong-blocking", "heap"}),
+            true, 3);
+        assertTrue(t.contains("0.400 / 1.600, 4.00"), t);
+        assertTrue(t.contains("no (HyMPJ heap)"), t);
+    }
+
+    @Test
     void rowFormatMatchesTheAnchors() {
         assertEquals("hympj,pingpong-blocking,heap,8,3,0.137,us",
             Rows.row("pingpong-blocking", "heap", 8, 3, 0.1374, 3, "us"));
