@@ -36,7 +36,14 @@ public interface Comm {
         /** log2 p exchange rounds; for p = 2^n + r the r extra ranks fold into the lower 2^n first. */
         RECURSIVE_DOUBLING,
         /** A token around the ring twice: p-1 steps to gather, p-1 to release. */
-        RING
+        RING,
+        /**
+         * Through shared memory in one wave, as Open MPI's coll/sm: every rank stamps its own
+         * slot and waits until every slot carries the stamp (no message, no round to wait
+         * for). For the world communicator of a native job (the job's default there);
+         * elsewhere it runs {@link #DISSEMINATION}.
+         */
+        SHARED_MEMORY
     }
 
     /** This rank's number, 0 … size-1. */

@@ -52,7 +52,7 @@ public final class BenchOptions {
         "  --buffers KIND        heap | segment | both (default: both)",
         "  --timeout SEC         kill a launch after SEC seconds (default: per benchmark, 300)",
         "  --verbose             also echo every rank's other output lines to stderr",
-        "  --algo ALGO           barrier: dissemination | rd | ring | default (barrier()) | all (default: all);",
+        "  --algo ALGO           barrier: dissemination | rd | ring | shm | default (barrier()) | all (default: all);",
         "                        a comma list runs each (one launch each)",
         "  --sched P[,P...]      scale-les3: the RSched policies, one launch each (none, rr:1|2|4, bl:1|2|4, bl+,",
         "                        bl+oh, or rndv: S3's eager/rendezvous baseline, RTS and CTS paid as control puts;",

@@ -16,7 +16,7 @@ public final class Benchmarks {
     /** The Open MPI anchors of the collective benchmarks (our own copy of the anchor runner). */
     public static final String EXTRA_ANCHOR = "perf/anchors/run-openmpi-extra.sh";
     /** The barrier algorithms, as {@code --algo} takes them (declared before the registry uses them). */
-    public static final List<String> BARRIER_ALGOS = List.of("dissemination", "rd", "ring");
+    public static final List<String> BARRIER_ALGOS = List.of("dissemination", "rd", "ring", "shm");
     /** scale-les3's columns: S3's six policies, bl+ and the unscheduled engine (--sched none). */
     public static final List<String> SCHED_POLICIES = List.of("rr:1", "rr:2", "rr:4", "bl:1", "bl:2", "bl:4", "bl+",
         "none");

@@ -52,10 +52,12 @@ public final class Collective {
                 return Comm.BarrierAlgorithm.RECURSIVE_DOUBLING;
             case "ring":
                 return Comm.BarrierAlgorithm.RING;
+            case "shm":
+                return Comm.BarrierAlgorithm.SHARED_MEMORY;
             case "default":
                 return null;
             default:
-                throw new IllegalArgumentException("barrier algorithm must be dissemination, rd, ring or default, was "
+                throw new IllegalArgumentException("barrier algorithm must be dissemination, rd, ring, shm or default, was "
                     + label);
         }
     }

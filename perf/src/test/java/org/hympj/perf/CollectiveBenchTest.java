@@ -31,8 +31,9 @@ class CollectiveBenchTest {
 
     @Test
     void barrierAlgorithmsAndRankCounts() {
-        assertEquals(List.of("dissemination", "rd", "ring"), Bench.algorithms(options("barrier")));
-        assertEquals(List.of("dissemination", "rd", "ring"), Bench.algorithms(options("barrier", "--algo", "all")));
+        assertEquals(List.of("dissemination", "rd", "ring", "shm"), Bench.algorithms(options("barrier")));
+        assertEquals(List.of("dissemination", "rd", "ring", "shm"),
+            Bench.algorithms(options("barrier", "--algo", "all")));
         assertEquals(Arrays.asList("ring"), Bench.algorithms(options("barrier", "--algo", "ring")));
         assertEquals(Arrays.asList((String) null), Bench.algorithms(options("allreduce")));
         assertThrows(IllegalArgumentException.class, () -> Bench.algorithms(options("barrier", "--algo", "tree")));
@@ -73,20 +74,24 @@ class CollectiveBenchTest {
             "openmpi-c,barrier,default,2,1,1.000,us", "openmpi-c,barrier,default,4,1,10.000,us",
             "openmpi-c,barrier,default,4,2,30.000,us",
             "hympj,barrier,dissemination,2,1,2.000,us", "hympj,barrier,rd,2,1,3.000,us", "hympj,barrier,ring,2,1,1.500,us",
-            "hympj,barrier,dissemination,4,1,20.000,us", "hympj,barrier,rd,4,1,10.000,us", "hympj,barrier,ring,4,1,40.000,us"}) {
+            "hympj,barrier,shm,2,1,0.500,us",
+            "hympj,barrier,dissemination,4,1,20.000,us", "hympj,barrier,rd,4,1,10.000,us", "hympj,barrier,ring,4,1,40.000,us",
+            "hympj,barrier,shm,4,1,15.000,us"}) {
             c.addRow(line);
         }
         String t = c.table(Bench.def(options("barrier")), List.of(2L, 4L), List.of(BufferKind.HEAP));
-        String[] lines = t.split("\n");
+        // the comparison, then (after a blank line) the spread over launches
+        String[] lines = t.substring(0, t.indexOf("\n\n")).split("\n");
         assertEquals(4, lines.length, t);
-        assertTrue(lines[0].startsWith("| ranks | Open MPI | HyMPJ dissemination | HyMPJ rd | HyMPJ ring | ratio dissemination"),
-            t);
-        // 2 ranks: ratios 2.0/3.0/1.5, rd ÷ ring 2.0, rd ÷ dissemination 1.5, ring fastest;
+        assertTrue(lines[0].startsWith("| ranks | Open MPI | HyMPJ dissemination | HyMPJ rd | HyMPJ ring | HyMPJ shm | "
+            + "ratio dissemination"), t);
+        // 2 ranks: ratios 2.0/3.0/1.5/0.5, rd ÷ ring 2.0, rd ÷ dissemination 1.5, shm fastest;
         // 4 ranks: Open MPI median of 10 and 30 = 20
-        assertEquals("| 2 ranks | 1.000 | 2.000 | 3.000 | 1.500 | 2.00 | 3.00 | 1.50 | 2.00 | 1.50 | ring | — | — |",
-            lines[2]);
-        assertEquals("| 4 ranks | 20.000 | 20.000 | 10.000 | 40.000 | 1.00 | 0.50 | 2.00 | 0.25 | 0.50 | rd | — | — |",
-            lines[3]);
+        assertEquals("| 2 ranks | 1.000 | 2.000 | 3.000 | 1.500 | 0.500 | 2.00 | 3.00 | 1.50 | 0.50 | 2.00 | 1.50 | shm "
+            + "| — | — |", lines[2]);
+        assertEquals("| 4 ranks | 20.000 | 20.000 | 10.000 | 40.000 | 15.000 | 1.00 | 0.50 | 2.00 | 0.75 | 0.25 | 0.50 | rd "
+            + "| — | — |", lines[3]);
+        assertTrue(t.contains("Spread over launches"), t);
     }
 
     @Test

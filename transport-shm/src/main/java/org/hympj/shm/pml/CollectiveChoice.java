@@ -8,10 +8,17 @@ public final class CollectiveChoice {
     private CollectiveChoice() {
     }
 
-    /** The default barrier algorithm of the job. */
+    /**
+     * The default barrier algorithm of the job: as {@code --coll barrier=} names it, else the
+     * shared-memory one (which runs dissemination where it does not apply: under a timing
+     * model, whose barriers are messages on the emulated fabrics, and off the world communicator).
+     */
     public static Comm.BarrierAlgorithm barrier(JobConfig config) {
-        String v = config.collChoice("barrier", "dissemination");
+        String v = config.collChoice("barrier", "shm");
         switch (v) {
+            case "shm":
+            case "shared-memory":
+                return Comm.BarrierAlgorithm.SHARED_MEMORY;
             case "dissemination":
                 return Comm.BarrierAlgorithm.DISSEMINATION;
             case "rd":
@@ -21,7 +28,7 @@ public final class CollectiveChoice {
                 return Comm.BarrierAlgorithm.RING;
             default:
                 throw new IllegalArgumentException("--coll barrier=" + v
-                    + ": expected dissemination, rd (recursive doubling) or ring");
+                    + ": expected shm (shared memory), dissemination, rd (recursive doubling) or ring");
         }
     }
 }

@@ -38,6 +38,10 @@ final class Collectives {
     // ------------------------------------------------------------------ barrier
 
     void barrier(Comm.BarrierAlgorithm algorithm) {
+        if (algorithm == Comm.BarrierAlgorithm.SHARED_MEMORY && comm.shmReduce != null) {
+            comm.shmReduce.barrier(comm.engine);
+            return;
+        }
         switch (algorithm) {
             case RING:
                 for (int step = 1; step < size; step++) {

@@ -75,6 +75,24 @@ final class ShmReduce {
         System.arraycopy(acc, 0, dst, dstOffset, count);
     }
 
+    /**
+     * A barrier in the same wave: stamp this rank's slot, wait until every slot carries the
+     * stamp. It shares the call numbers (and so the alternating slot sets) with allreduce: both
+     * are collectives of the world communicator, which every rank calls in the same order.
+     */
+    void barrier(Engine engine) {
+        long c = ++call;
+        int set = (int) (c & 1);
+        region.putLongRelease(slot(set, rank), c);
+        engine.resetIdle();
+        for (int j = 0; j < size; j++) {
+            int s = slot(set, j);
+            while (region.getLongVolatile(s) != c) {
+                engine.idleStep(engine.progress()); // keeps point-to-point moving and checks for failures
+            }
+        }
+    }
+
     private Object scratch(Primitive p, int which, int count) {
         int i = p.ordinal() * 2 + which;
         Object a = scratch[i];

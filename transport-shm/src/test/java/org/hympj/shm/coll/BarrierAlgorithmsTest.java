@@ -31,18 +31,18 @@ class BarrierAlgorithmsTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 5, 8})
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void everyAlgorithmSynchronisesAndDisseminationIsTheDefault(int np) {
+    void everyAlgorithmSynchronisesAndSharedMemoryIsTheDefault(int np) {
         List<String> scenarios = new ArrayList<>();
         for (BarrierAlgorithm a : BarrierAlgorithm.values()) {
             scenarios.add(BarrierAlgorithmsRank.scenario(a));
         }
         scenarios.add(BarrierAlgorithmsRank.DEFAULT_SCENARIO);
-        Jobs.runAndPassAll(MultiRank.spec(np, BarrierAlgorithmsRank.class, "expect=DISSEMINATION"),
+        Jobs.runAndPassAll(MultiRank.spec(np, BarrierAlgorithmsRank.class, "expect=SHARED_MEMORY"),
             scenarios.toArray(new String[0]));
     }
 
     @ParameterizedTest(name = "--coll {0}")
-    @CsvSource({"barrier=ring, RING", "barrier=rd, RECURSIVE_DOUBLING"})
+    @CsvSource({"barrier=ring, RING", "barrier=rd, RECURSIVE_DOUBLING", "barrier=dissemination, DISSEMINATION"})
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void collOptionSelectsTheDefault(String coll, String algorithm) {
         LaunchSpec spec = MultiRank.spec(5, BarrierAlgorithmsRank.class, "expect=" + algorithm, "only-default")
