@@ -153,6 +153,17 @@ public interface Comm {
      */
     double wtime();
 
+    /**
+     * Modelled computation of {@code seconds} (S4's {@code Comp(t)}), for codes whose kernels run
+     * on a modelled device (a GPU). Under a timing model on virtual time it advances this rank's
+     * clock; on the wall clock it waits {@code seconds} × the time dilation; natively it waits
+     * {@code seconds}. The rank's own CPU time between library calls is counted separately
+     * ({@code --compute-scale}).
+     *
+     * @throws IllegalArgumentException for a negative or non-finite time
+     */
+    void compute(double seconds);
+
     // ---- conveniences: offset 0 ----
 
     default void send(Object buf, int count, Datatype type, int dest, int tag) {

@@ -57,10 +57,15 @@ public final class ShmMpj extends Mpj {
         JobConfig c = job.config();
         JobFabric jobFabric = JobFabric.of(c.fabric);
         double dilation = c.effectiveDilation(Runtime.getRuntime().availableProcessors());
+        // virtual time: the rank's modelled clock; wall clock: real time stretched by the dilation
+        org.hympj.shm.emu.VirtualClock clock = c.virtualTime() ? new org.hympj.shm.emu.VirtualClock(c.computeScale) : null;
         FabricTiming timing = jobFabric.model() == null ? null : new FabricTiming(jobFabric.model(),
-            new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank);
+            new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank, clock);
         this.engine = new Engine(fabric, c, jobFabric, control, !ownsJob, timing);
         this.tracer = job.config().trace() ? openTrace(job.config(), rank, timing) : org.hympj.shm.trace.Tracer.NONE;
+        if (clock != null) {
+            tracer.clock(clock::now); // the journal records modelled time
+        }
         engine.trace(tracer);
         SegmentAllocator segment = new SegmentAllocator(fabric);
         if (job.config().p2p.equals("onesided")) {
@@ -70,7 +75,7 @@ public final class ShmMpj extends Mpj {
         } else {
             this.oneSided = null;
         }
-        this.life = new org.hympj.shm.pml.RankLifecycle(rank);
+        this.life = new org.hympj.shm.pml.RankLifecycle(rank, clock);
         this.world = new ShmComm(engine, segment, org.hympj.shm.pml.CollectiveChoice.barrier(job.config()), oneSided,
             life);
         engine.barrier(world::barrier);
@@ -88,7 +93,8 @@ public final class ShmMpj extends Mpj {
         org.hympj.model.NetTopology topo = timing == null ? null : timing.model().topology();
         return org.hympj.shm.trace.ChronicleTracer.open(
             org.hympj.shm.trace.TraceDirectory.rankDir(Paths.get(c.traceDir), rank), rank, c.size, c.jobId, c.model,
-            c.epochNanos, timing == null ? 1.0 : timing.dilation(), topo == null ? 0 : topo.engines(),
+            timing != null && timing.virtual() ? 0 : c.epochNanos,
+            timing == null || timing.virtual() ? 1.0 : timing.dilation(), topo == null ? 0 : topo.engines(),
             topo == null ? -1 : topo.ibHca(0), c.subcluster);
     }
 

@@ -11,8 +11,10 @@ import org.hympj.model.Transfer;
 
 /**
  * One rank's view of the timing model while emulating: turns a message into a
- * {@link Transfer}, plans it on the shared timelines, and converts between modelled time
- * and the real clock: {@code real = epoch + modelled × dilation}. Allocation-free per message.
+ * {@link Transfer}, plans it on the shared timelines, and keeps the rank's clock. Instants in
+ * packets and requests are <em>stamps</em>: on the wall clock real nanoseconds
+ * ({@code real = epoch + modelled × dilation}), on virtual time the modelled nanoseconds
+ * themselves ({@link VirtualClock}). Allocation-free per message.
  */
 public final class FabricTiming {
     private final TimingModel model;
@@ -25,6 +27,8 @@ public final class FabricTiming {
     private final int[] path;
     private final int rank;
     private int persistentTcaSends;
+    /** The rank's modelled clock under virtual time; null on the wall clock. */
+    private final VirtualClock virtual;
 
     /** Filled by {@link #plan}: real-time instants of the last planned message. */
     public long visibleAtReal;
@@ -36,6 +40,13 @@ public final class FabricTiming {
      * @param dilation   modelled durations last this many times longer in real time
      */
     public FabricTiming(TimingModel model, Timelines timelines, long epochNanos, double dilation, int rank) {
+        this(model, timelines, epochNanos, dilation, rank, null);
+    }
+
+    /** As above; with {@code virtual} non-null the rank runs on virtual time (epoch and dilation unused). */
+    public FabricTiming(TimingModel model, Timelines timelines, long epochNanos, double dilation, int rank,
+                        VirtualClock virtual) {
+        this.virtual = virtual;
         this.model = model;
         this.timelines = timelines;
         this.cache = DescriptorCache.of(model.params());
@@ -53,12 +64,29 @@ public final class FabricTiming {
         return dilation;
     }
 
-    public long modelNow(long realNow) {
-        return (long) ((realNow - epoch) / dilation);
+    /** The modelled instant of a stamp. */
+    public long modelNow(long stamp) {
+        return virtual != null ? stamp : (long) ((stamp - epoch) / dilation);
     }
 
+    /** The stamp of a modelled instant. */
     public long toReal(long modelled) {
-        return epoch + (long) (modelled * dilation);
+        return virtual != null ? modelled : epoch + (long) (modelled * dilation);
+    }
+
+    /** The stamp of now: the rank's modelled clock on virtual time, else the real clock. */
+    public long stamp() {
+        return virtual != null ? virtual.now() : System.nanoTime();
+    }
+
+    /** True on virtual time: nothing waits in real time; completions carry modelled instants. */
+    public boolean virtual() {
+        return virtual != null;
+    }
+
+    /** The rank's virtual clock (null on the wall clock). */
+    public VirtualClock clock() {
+        return virtual;
     }
 
     /** Counts a persistent TCA send (its descriptors live on this rank's DMACs until it is freed). */

@@ -58,6 +58,14 @@ public final class JobConfig {
     public final String sched;
     /** S3's pseudo-collective mode: a barrier at the start of Startall and at the end of Waitall. */
     public final boolean schedBarrier;
+    /** --clock virtual (the default): under a model each rank keeps a modelled clock; nothing waits in real time. */
+    public static final String CLOCK_VIRTUAL = "virtual";
+    /** --clock wall: modelled durations are waited out in real time, stretched by the time dilation. */
+    public static final String CLOCK_WALL = "wall";
+    /** Under a model: virtual or wall (see {@link #virtualTime()}). */
+    public final String clock;
+    /** Virtual time: a rank's CPU time between library calls counts this many times (0 = communication only). */
+    public final double computeScale;
     /** The options that decide how messages use the emulated fabrics (validated there). */
     public final FabricOptions fabric;
     /** Directory of the --trace journal (each rank writes {@code rank-<r>/} in it), "" = no trace. */
@@ -74,14 +82,14 @@ public final class JobConfig {
                      int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                      String idle, String coll) {
         this(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes, inlineLimit,
-            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided", "", "none", false);
+            eagerLimit, model, subcluster, idle, coll, "auto", 0, System.nanoTime(), "", -1, false, "twosided", "", "none", false, CLOCK_VIRTUAL, 1.0);
     }
 
     private JobConfig(String jobId, int size, long launcherPid, long launcherStartMillis, long segmentBytes,
                       int ringBytes, int bulkBytes, int inlineLimit, int eagerLimit, String model, int subcluster,
                       String idle, String coll, String route, double dilation, long epochNanos, String routeTable,
                       long stripe, boolean routeStats, String p2p, String traceDir, String sched,
-                      boolean schedBarrier) {
+                      boolean schedBarrier, String clock, double computeScale) {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
@@ -132,6 +140,29 @@ public final class JobConfig {
         this.sched = sched;
         this.schedBarrier = schedBarrier;
         this.fabric = new FabricOptions(model, size, subcluster, route, routeTable, stripe, sched, schedBarrier);
+        if (!clock.equals(CLOCK_VIRTUAL) && !clock.equals(CLOCK_WALL)) {
+            throw new IllegalArgumentException("--clock must be virtual or wall, was '" + clock + "'");
+        }
+        if (!(computeScale >= 0) || Double.isInfinite(computeScale)) {
+            throw new IllegalArgumentException("--compute-scale must be a finite number >= 0, was " + computeScale);
+        }
+        this.clock = clock;
+        this.computeScale = computeScale;
+    }
+
+    /**
+     * True when the job runs on virtual time: a timing model, --clock virtual, and the two-sided
+     * engine (the one-sided engine of --p2p onesided keeps the wall clock: not done on virtual time).
+     */
+    public boolean virtualTime() {
+        return !model.equals("none") && clock.equals(CLOCK_VIRTUAL) && !p2p.equals("onesided");
+    }
+
+    /** A copy with the clock (virtual, wall) and the compute scale of virtual time. */
+    public JobConfig withClock(String clockKind, double scale) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, p2p, traceDir, sched, schedBarrier, clockKind, scale);
     }
 
     /** --sched value of the unscheduled eager/rendezvous baseline whose handshake is paid for on the model. */
@@ -154,35 +185,35 @@ public final class JobConfig {
     public JobConfig withTiming(String route, double dilation) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p,
-            traceDir, sched, schedBarrier);
+            traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /** A copy with the hybrid router's table ("" = default) and striping override (-1 = the table's, 0 = off). */
     public JobConfig withRouting(String table, long stripeThreshold) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, table,
-            stripeThreshold, routeStats, p2p, traceDir, sched, schedBarrier);
+            stripeThreshold, routeStats, p2p, traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /** A copy that prints (or not) the route statistics of every rank at finalize. */
     public JobConfig withRouteStats(boolean on) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            on, p2p, traceDir, sched, schedBarrier);
+            on, p2p, traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /** A copy with an RSched policy for persistent TCA sets and the pseudo-collective mode. */
     public JobConfig withSched(String policy, boolean barrier) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, p2p, traceDir, policy, barrier);
+            routeStats, p2p, traceDir, policy, barrier, clock, computeScale);
     }
 
     /** A copy with another point-to-point engine (twosided, onesided). */
     public JobConfig withP2p(String engine) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, engine, traceDir, sched, schedBarrier);
+            routeStats, engine, traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /**
@@ -192,7 +223,7 @@ public final class JobConfig {
     public JobConfig withTrace(String dir) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
             inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
-            routeStats, p2p, dir, sched, schedBarrier);
+            routeStats, p2p, dir, sched, schedBarrier, clock, computeScale);
     }
 
     /** True when the job is traced (--trace). */
@@ -263,7 +294,7 @@ public final class JobConfig {
     public JobConfig with(long segment, int ring, int bulk, int inline, int eager, String model, int subcluster,
                           String idle, String coll) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segment, ring, bulk, inline, eager,
-            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p, traceDir, sched, schedBarrier);
+            model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe, routeStats, p2p, traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /**
@@ -309,6 +340,8 @@ public final class JobConfig {
         p.setProperty("sched", sched);
         p.setProperty("sched.barrier", Boolean.toString(schedBarrier));
         p.setProperty("trace.dir", traceDir);
+        p.setProperty("clock", clock);
+        p.setProperty("compute.scale", Double.toString(computeScale));
         try (OutputStream out = Files.newOutputStream(file)) {
             p.store(out, "HyMPJ job");
         }
@@ -330,7 +363,8 @@ public final class JobConfig {
             p.getProperty("route.table", ""), Long.parseLong(p.getProperty("stripe", "-1")),
             Boolean.parseBoolean(p.getProperty("route.stats", "false")), p.getProperty("p2p", "twosided"),
             p.getProperty("trace.dir", ""), p.getProperty("sched", "none"),
-            Boolean.parseBoolean(p.getProperty("sched.barrier", "false")));
+            Boolean.parseBoolean(p.getProperty("sched.barrier", "false")), p.getProperty("clock", CLOCK_VIRTUAL),
+            Double.parseDouble(p.getProperty("compute.scale", "1")));
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

@@ -50,6 +50,10 @@ public final class LaunchSpec {
     String sched = "none";
     boolean schedBarrier;
     double dilation = 0;
+    /** virtual (default) or wall. */
+    String clock = "virtual";
+    /** Virtual time: the weight of the CPU time a rank uses between library calls. */
+    double computeScale = 1.0;
     boolean trace;
     /** Where the --trace journal goes; null = {@link #DEFAULT_TRACE_DIR} in the working directory. */
     java.nio.file.Path traceDir;
@@ -196,6 +200,22 @@ public final class LaunchSpec {
     /** Print every rank's route statistics at finalize. */
     public LaunchSpec routeStats(boolean on) {
         this.routeStats = on;
+        return this;
+    }
+
+    /**
+     * The clock under a model: {@code virtual} (default: each rank keeps modelled time, computed
+     * from the model and its own CPU time, never waiting in real time) or {@code wall} (modelled
+     * durations waited out in real time, stretched by the time dilation).
+     */
+    public LaunchSpec clock(String c) {
+        this.clock = c;
+        return this;
+    }
+
+    /** Virtual time: CPU time between library calls counts {@code f} times (0: communication only). */
+    public LaunchSpec computeScale(double f) {
+        this.computeScale = f;
         return this;
     }
 

@@ -102,7 +102,8 @@ public final class Launcher {
             .withRouting(spec.routeTable, spec.stripe)
             .withRouteStats(spec.routeStats)
             .withP2p(spec.p2p)
-            .withSched(spec.sched, spec.schedBarrier);
+            .withSched(spec.sched, spec.schedBarrier)
+            .withClock(spec.clock, spec.computeScale);
         java.nio.file.Path traceDir = spec.traceDir();
         if (traceDir != null) {
             // the journals go straight to the trace directory, not to the job directory (which

@@ -43,7 +43,13 @@ public final class MpjRun {
         "  --p2p ENGINE          point-to-point engine: twosided (default) or onesided (S2: one-sided writes,",
         "                        address notify buffers and a polling thread; no ANY_SOURCE, no probe)",
         "  --show-route-table    print the route table (of --route-table, or of --model) and exit",
-        "  --time-dilation D     modelled durations last D times longer in real time (default: from ranks and cores)",
+        "  --clock virtual|wall  under a model: virtual (default) = each rank keeps modelled time (the model's",
+        "                        transfers and its own CPU time), nothing waits in real time, answers do not",
+        "                        depend on load; wall = modelled durations waited out in real time x --time-dilation",
+        "  --compute-scale F     virtual clock: CPU time between library calls counts F times (default 1; 0 =",
+        "                        communication only)",
+        "  --time-dilation D     --clock wall: modelled durations last D times longer in real time (default: from",
+        "                        ranks and cores)",
         "  --timeout SEC         kill the job after SEC seconds (exit code 124); default: none",
         "  --tag-output          prefix every output line with [rank]",
         "  --segment-size BYTES  registered shared segment per rank (k/m/g suffixes); default 64m",
@@ -133,6 +139,17 @@ public final class MpjRun {
                     break;
                 case "--route":
                     spec.route(value(argv, ++i, a));
+                    break;
+                case "--clock":
+                    spec.clock(value(argv, ++i, a));
+                    break;
+                case "--compute-scale":
+                    try {
+                        spec.computeScale(Double.parseDouble(value(argv, i + 1, a)));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + " expects a number, got '" + argv[i + 1] + "'");
+                    }
+                    i++;
                     break;
                 case "--time-dilation":
                     try {

@@ -66,6 +66,13 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private final Idler idler;
     /** The timing model's view, or null (native, or fabrics forced without a model). */
     private final FabricTiming timing;
+    /**
+     * Virtual time: packets are read at once (nothing is left in a ring until a real instant), a
+     * request completes when its data is there and carries the modelled instant of its
+     * completion ({@link Req#vdone}); observing it moves the rank's clock there.
+     */
+    private final boolean virtual;
+    private final org.hympj.shm.emu.VirtualClock clock;
     private final int[] sendSeq;
     private final int[] recvSeq;
     /** Outbound packets that did not fit, per [channel * size + dest], in order. */
@@ -126,6 +133,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
         this.timing = timing;
+        this.virtual = timing != null && timing.virtual();
+        this.clock = virtual ? timing.clock() : null;
         this.jobFabric = jobFabric;
         this.routes = jobFabric.routes();
         this.handshakePuts = timing != null && jobFabric.handshakePuts();
@@ -256,7 +265,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     @Override
     public int progress() {
         int work = 0;
-        if (timing != null) {
+        if (timing != null && !virtual) {
             now = System.nanoTime();
             wakeAt = Long.MAX_VALUE;
             if (timedCount > 0) {
@@ -315,6 +324,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     /** Completes {@code r} now, or once the real clock reaches {@code at}. */
     private void completeAt(Req r, long at) {
+        if (virtual) {
+            r.vdone = Math.max(r.vdone, at); // the modelled instant; the data is already there
+            completeNow(r);
+            return;
+        }
         if (at == 0 || at - System.nanoTime() <= 0) {
             completeNow(r);
             return;
@@ -327,6 +341,31 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         timedAt[timedCount] = at;
         timedCount++;
         wakeAt = Math.min(wakeAt, at);
+    }
+
+    /** A completion is observed (wait, test): on virtual time the rank's clock moves to it. */
+    void observe(Req r) {
+        if (virtual) {
+            clock.advanceTo(r.vdone);
+        }
+    }
+
+    /** The rank's virtual clock, or null (native, wall clock). */
+    public org.hympj.shm.emu.VirtualClock clock() {
+        return clock;
+    }
+
+    /** Entering a library call: on virtual time the computation since the last one counts. */
+    void enterCall() {
+        if (virtual) {
+            clock.enter();
+        }
+    }
+
+    void exitCall() {
+        if (virtual) {
+            clock.exit();
+        }
     }
 
     /** Blocks until {@code r}'s transfer is done. */
@@ -388,6 +427,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     @Override
     public void waitAll(Request[] requests) {
+        enterCall(); // a library call: on virtual time the computation before it counts
+        try {
+            waitAllNow(requests);
+        } finally {
+            exitCall();
+        }
+    }
+
+    private void waitAllNow(Request[] requests) {
         idler.reset();
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.WAIT_BEGIN, -1, -1, requests.length, -1, -1, -1, 0, 0, "waitAll");
@@ -407,6 +455,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     @Override
     public boolean testAll(Request[] requests) {
+        enterCall(); // a library call: on virtual time the computation before it counts
+        try {
+            return testAllNow(requests);
+        } finally {
+            exitCall();
+        }
+    }
+
+    private boolean testAllNow(Request[] requests) {
         if (!allDone(requests)) {
             progress();
             if (!allDone(requests)) {
@@ -435,6 +492,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     @Override
     public int waitAny(Request[] requests) {
+        enterCall(); // a library call: on virtual time the computation before it counts
+        try {
+            return waitAnyNow(requests);
+        } finally {
+            exitCall();
+        }
+    }
+
+    private int waitAnyNow(Request[] requests) {
         idler.reset();
         int i;
         while ((i = firstDone(requests)) == Request.NONE_COMPLETED) {
@@ -448,6 +514,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
 
     @Override
     public int testAny(Request[] requests) {
+        enterCall(); // a library call: on virtual time the computation before it counts
+        try {
+            return testAnyNow(requests);
+        } finally {
+            exitCall();
+        }
+    }
+
+    private int testAnyNow(Request[] requests) {
         int i = firstDone(requests);
         if (i == Request.NONE_COMPLETED) {
             progress();
@@ -468,6 +543,15 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
      */
     @Override
     public void startAll(PersistentRequest[] requests) {
+        enterCall(); // a library call: on virtual time the computation before it counts
+        try {
+            startAllNow(requests);
+        } finally {
+            exitCall();
+        }
+    }
+
+    private void startAllNow(PersistentRequest[] requests) {
         for (int i = 0; i < requests.length; i++) {
             if (requests[i] != null) {
                 String why = req(requests[i]).whyNotStartable();
@@ -579,6 +663,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     void startSend(SendReq s) {
         s.visibleAt = 0;
         s.senderDoneAt = 0;
+        if (timing != null) {
+            s.startStamp = timing.stamp();
+            s.planAt = s.startStamp;
+            s.vdone = s.startStamp;
+        }
         if (s.dest == Comm.PROC_NULL) {
             s.complete();
             return;
@@ -614,7 +703,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     private void toRendezvous(SendReq s) {
         s.emit = SendReq.EMIT_RTS;
         s.sendId = rndvSends.add(s);
-        s.rtsVisibleAt = handshakePuts ? planControl(s.channel, s.dest, 0) : 0;
+        // virtual time: the RTS carries the send's start (the CTS cannot leave before it); under
+        // --sched rndv it is a control put that arrives when the model says
+        s.rtsVisibleAt = handshakePuts ? planControl(s.channel, s.dest, 0, s.startStamp) : virtual ? s.startStamp : 0;
         if (!s.preplanned && scheduled(s)) {
             // scheduled: the put runs from its start, in schedule order (S3's persistent protocol
             // has no handshake); the emulator's handshake only carries the real data meanwhile
@@ -632,8 +723,8 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
      * Plans a rendezvous control put (RTS, CTS) to {@code dest}, issued no earlier than the real
      * instant {@code notBefore} (0: now); returns the real instant it arrives (the packet's vis).
      */
-    private long planControl(int channel, int dest, long notBefore) {
-        timing.planControl(fabricOf(channel), dest, notBefore, System.nanoTime());
+    private long planControl(int channel, int dest, long notBefore, long virtualAt) {
+        timing.planControl(fabricOf(channel), dest, notBefore, virtual ? virtualAt : System.nanoTime());
         return timing.visibleAtReal;
     }
 
@@ -654,7 +745,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         }
         // a put RSched scheduled goes straight into the receive buffer (Transfer.setMessage)
         timing.plan(fabricOf(channel), s.dest, s.buf.type, s.buf.count, bytes, s.buf.base == null, dstInSegment,
-            s.registered, s.engineHint, s.recvEngineHint, System.nanoTime());
+            s.registered, s.engineHint, s.recvEngineHint, virtual ? s.planAt : System.nanoTime());
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.PUT_ISSUED, s.dest, s.tag, bytes, channel, timing.lastEngine(),
                 timing.lastLink(), timing.lastStart(), timing.lastSenderDone(), timing.lastProtocol());
@@ -876,6 +967,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     // ------------------------------------------------------------------ receives
 
     void startRecv(RecvReq r) {
+        if (virtual) {
+            r.postStamp = clock.now();
+            r.vdone = r.postStamp;
+        }
         if (tracer.enabled()) {
             tracer.event(org.hympj.shm.trace.Tracer.POST_RECV, r.source, r.tag, r.buf.bytes, -1, -1, -1, 0, 0, null);
         }
@@ -891,10 +986,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             return;
         }
         if (u.kind == Packets.EAGER) {
-            deliverEager(r, u.source, u.tag, u.data, BYTE_BASE, u.total);
+            deliverEager(r, u.source, u.tag, u.data, BYTE_BASE, u.total, u.visibleAt);
         } else if (u.kind == Packets.EAGER_BULK) {
             BulkInbound bulk = fabric.bulkFrom(u.channel, u.source);
-            deliverEager(r, u.source, u.tag, null, bulk.address(u.bulkStart), u.total);
+            deliverEager(r, u.source, u.tag, null, bulk.address(u.bulkStart), u.total, u.visibleAt);
             bulk.consumed(u.bulkStart, (int) u.total);
         } else {
             matchRts(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
@@ -907,10 +1002,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         return queue(ctx).findUnexpected(source, tag, false);
     }
 
-    private void deliverEager(RecvReq r, int source, int tag, Object dataBase, long dataAddr, long n) {
+    /** {@code vis}: the stamp the data became visible (0: at once); on virtual time the receive completes then. */
+    private void deliverEager(RecvReq r, int source, int tag, Object dataBase, long dataAddr, long n, long vis) {
         long accept = Math.min(n, r.buf.bytes);
         packer.unpack(dataBase, dataAddr, accept, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
-        finishRecv(r, source, tag, accept, n);
+        finishRecv(r, source, tag, accept, n, virtual ? vis : 0);
     }
 
     private void finishRecv(RecvReq r, int source, int tag, long accept, long sent) {
@@ -941,10 +1037,13 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         r.sentBytes = total;
         r.channel = channel;
         // under --sched rndv the CTS is a control put back to the sender, visible when it lands
-        long ctsVis = handshakePuts && srcSegOff < 0 ? planControl(channel, source, rtsVis) : 0;
+        // on virtual time the match happens at the later of the post and the RTS's arrival: the
+        // CTS leaves then (and the sender plans the data no earlier)
+        long matchAt = virtual ? Math.max(r.postStamp, rtsVis) : 0;
+        long ctsVis = handshakePuts && srcSegOff < 0 ? planControl(channel, source, rtsVis, matchAt) : matchAt;
         if (accept == 0) {
             sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, ctsVis);
-            finishRecv(r, source, tag, 0, total);
+            finishRecv(r, source, tag, 0, total, matchAt);
         } else if (srcSegOff >= 0) {
             // one copy straight out of the sender's segment, and no clear-to-send round trip
             packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
@@ -987,7 +1086,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
             // completing at the latest piece's instant. Left in the ring until then, they held up
             // the clear-to-send of the opposite direction's message: both of a pair's messages ran
             // one after the other (a 3x3 SCALE-LES3 exchange took twice its schedule)
-            if (vis != 0 && vis - now > 0 && type != Packets.FRAG && type != Packets.FRAG_BULK) {
+            if (!virtual && vis != 0 && vis - now > 0 && type != Packets.FRAG && type != Packets.FRAG_BULK) {
                 wakeAt = Math.min(wakeAt, vis); // not there yet in modelled time: leave it in the ring
                 return Action.ABORT;
             }
@@ -1019,9 +1118,10 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                     long addr = buffer.addressOffset() + index + Packets.EAGER_HEADER;
                     int n = length - Packets.EAGER_HEADER;
                     if (r != null) {
-                        deliverEager(r, src, tag, null, addr, n);
+                        deliverEager(r, src, tag, null, addr, n, buffer.getLong(index));
                     } else {
                         Unexpected u = newUnexpected(Packets.EAGER, ch, src, tag, n);
+                        u.visibleAt = buffer.getLong(index);
                         if (u.data.length < n) {
                             u.data = new byte[Math.max(n, inlineLimit)];
                         }
@@ -1034,10 +1134,11 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                     BulkInbound bulk = fabric.bulkFrom(ch, src);
                     bulk.arrived(start, n);
                     if (r != null) {
-                        deliverEager(r, src, tag, null, bulk.address(start), n);
+                        deliverEager(r, src, tag, null, bulk.address(start), n, buffer.getLong(index));
                         bulk.consumed(start, n);
                     } else {
                         Unexpected u = newUnexpected(Packets.EAGER_BULK, ch, src, tag, n);
+                        u.visibleAt = buffer.getLong(index);
                         u.bulkStart = start; // the payload stays in the bulk region until matched
                         mq.addUnexpected(u);
                     }
@@ -1072,6 +1173,9 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
                 }
                 s.recvId = recvId;
                 s.partsDoneAt = 0;
+                if (virtual) {
+                    s.planAt = Math.max(s.startStamp, buffer.getLong(index)); // the data leaves once the CTS is there
+                }
                 // under --sched rndv the CTS stayed in the ring until its control put arrived
                 // (its vis): planning the data at the real clock now plans it at that arrival
                 // a striped message: [0, split) over TCA, [split, accept) over IB

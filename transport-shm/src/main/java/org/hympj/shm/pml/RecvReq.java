@@ -3,6 +3,8 @@ package org.hympj.shm.pml;
 /** A receive: posted in its context's queue until matched, then filled eagerly or by rendezvous. */
 final class RecvReq extends Req {
     int source;
+    /** Virtual time: the rank's modelled clock when the receive was posted (it completes no earlier). */
+    long postStamp;
     /** World rank → rank in the receiving communicator, for the status. */
     int[] localOf;
     // rendezvous in progress

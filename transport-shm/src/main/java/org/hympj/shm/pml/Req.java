@@ -22,6 +22,8 @@ abstract class Req implements PersistentRequest {
     int ctx;
     int tag;
     MpjException error;
+    /** Virtual time: the modelled instant this request completed (a stamp; observing it moves the rank's clock). */
+    long vdone;
     private boolean used;
 
     Req(Engine engine, boolean persistent) {
@@ -56,6 +58,7 @@ abstract class Req implements PersistentRequest {
     /** Observes a completion: the request becomes inactive; its error, if any, is thrown. */
     final void consume() {
         active = false;
+        engine.observe(this);
         MpjException e = error;
         if (e != null) {
             error = null;
@@ -73,10 +76,15 @@ abstract class Req implements PersistentRequest {
         if (!active) {
             return;
         }
-        if (!done) {
-            engine.await(this);
+        engine.enterCall();
+        try {
+            if (!done) {
+                engine.await(this);
+            }
+            consume();
+        } finally {
+            engine.exitCall();
         }
-        consume();
     }
 
     @Override
@@ -84,6 +92,15 @@ abstract class Req implements PersistentRequest {
         if (!active) {
             return true;
         }
+        engine.enterCall();
+        try {
+            return testNow();
+        } finally {
+            engine.exitCall();
+        }
+    }
+
+    private boolean testNow() {
         if (!done) {
             engine.progress();
             if (!done) {

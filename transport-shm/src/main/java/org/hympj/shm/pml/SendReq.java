@@ -17,6 +17,10 @@ final class SendReq extends Req implements Outbound {
     long visibleAt;
     long senderDoneAt;
     int emit;
+    /** Under a model: the stamp of the start (virtual time: the rank's modelled clock then). */
+    long startStamp;
+    /** Virtual time: the stamp the next part of the data is planned at (the start, or the CTS's arrival). */
+    long planAt;
     int sendId = -1;
     /** Real instant the RTS arrives under --sched rndv (its control put); 0: at once. */
     long rtsVisibleAt;

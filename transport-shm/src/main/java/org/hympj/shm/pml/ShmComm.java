@@ -111,9 +111,13 @@ public class ShmComm implements Comm {
 
     @Override
     public void send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        life.check("send");
-        engine.checkAbort();
-        p2p.send(buf, offset, count, type, dest, tag);
+        life.enter("send");
+        try {
+            engine.checkAbort();
+            p2p.send(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
@@ -125,54 +129,86 @@ public class ShmComm implements Comm {
 
     @Override
     public void recv(Object buf, int offset, int count, Datatype type, int source, int tag, Status status) {
-        life.check("recv");
-        engine.checkAbort();
-        p2p.recv(buf, offset, count, type, source, tag, status);
+        life.enter("recv");
+        try {
+            engine.checkAbort();
+            p2p.recv(buf, offset, count, type, source, tag, status);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        life.check("isend");
-        return p2p.isend(buf, offset, count, type, dest, tag);
+        life.enter("isend");
+        try {
+            return p2p.isend(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        life.check("irecv");
-        return p2p.irecv(buf, offset, count, type, source, tag);
+        life.enter("irecv");
+        try {
+            return p2p.irecv(buf, offset, count, type, source, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,
                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int recvTag) {
-        life.check("sendrecv");
-        engine.checkAbort();
-        return p2p.sendrecv(sendBuf, sendOffset, sendCount, sendType, dest, sendTag, recvBuf, recvOffset, recvCount,
-            recvType, source, recvTag);
+        life.enter("sendrecv");
+        try {
+            engine.checkAbort();
+            return p2p.sendrecv(sendBuf, sendOffset, sendCount, sendType, dest, sendTag, recvBuf, recvOffset, recvCount,
+                recvType, source, recvTag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Status probe(int source, int tag) {
-        life.check("probe");
-        return p2p.probe(source, tag);
+        life.enter("probe");
+        try {
+            return p2p.probe(source, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Status iprobe(int source, int tag) {
-        life.check("iprobe");
-        return p2p.iprobe(source, tag);
+        life.enter("iprobe");
+        try {
+            return p2p.iprobe(source, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public PersistentRequest sendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        life.check("sendInit");
-        return p2p.sendInit(buf, offset, count, type, dest, tag);
+        life.enter("sendInit");
+        try {
+            return p2p.sendInit(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public PersistentRequest recvInit(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        life.check("recvInit");
-        return p2p.recvInit(buf, offset, count, type, source, tag);
+        life.enter("recvInit");
+        try {
+            return p2p.recvInit(buf, offset, count, type, source, tag);
+        } finally {
+            life.exit();
+        }
     }
 
     // ------------------------------------------------------------ internal point-to-point of collectives
@@ -224,67 +260,99 @@ public class ShmComm implements Comm {
 
     @Override
     public void barrier(BarrierAlgorithm algorithm) {
-        life.check("barrier");
-        if (algorithm == null) {
-            throw new IllegalArgumentException("barrier: algorithm must not be null");
+        life.enter("barrier");
+        try {
+            if (algorithm == null) {
+                throw new IllegalArgumentException("barrier: algorithm must not be null");
+            }
+            engine.checkAbort();
+            coll.barrier(algorithm);
+        } finally {
+            life.exit();
         }
-        engine.checkAbort();
-        coll.barrier(algorithm);
     }
 
     @Override
     public void bcast(Object buf, int offset, int count, Datatype type, int root) {
-        life.check("bcast");
-        engine.checkAbort();
-        coll.bcast(buf, offset, count, type, root);
+        life.enter("bcast");
+        try {
+            engine.checkAbort();
+            coll.bcast(buf, offset, count, type, root);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
                        int root) {
-        life.check("reduce");
-        engine.checkAbort();
-        coll.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+        life.enter("reduce");
+        try {
+            engine.checkAbort();
+            coll.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
                           Op op) {
-        life.check("allreduce");
-        engine.checkAbort();
-        coll.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+        life.enter("allreduce");
+        try {
+            engine.checkAbort();
+            coll.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        life.check("gather");
-        engine.checkAbort();
-        coll.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        life.enter("gather");
+        try {
+            engine.checkAbort();
+            coll.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
-        life.check("allgather");
-        engine.checkAbort();
-        coll.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        life.enter("allgather");
+        try {
+            engine.checkAbort();
+            coll.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        life.check("scatter");
-        engine.checkAbort();
-        coll.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        life.enter("scatter");
+        try {
+            engine.checkAbort();
+            coll.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
-        life.check("alltoall");
-        engine.checkAbort();
-        coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        life.enter("alltoall");
+        try {
+            engine.checkAbort();
+            coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        } finally {
+            life.exit();
+        }
     }
 
     // ------------------------------------------------------------ communicators
@@ -299,26 +367,34 @@ public class ShmComm implements Comm {
 
     @Override
     public Comm dup() {
-        life.check("dup");
-        engine.checkAbort();
-        return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, p2pFactory, life);
+        life.enter("dup");
+        try {
+            engine.checkAbort();
+            return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, p2pFactory, life);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public Comm split(int color, int key) {
-        life.check("split");
-        engine.checkAbort();
-        if (color < 0 && color != UNDEFINED) {
-            throw new IllegalArgumentException("split: color must be >= 0 or UNDEFINED, was " + color);
+        life.enter("split");
+        try {
+            engine.checkAbort();
+            if (color < 0 && color != UNDEFINED) {
+                throw new IllegalArgumentException("split: color must be >= 0 or UNDEFINED, was " + color);
+            }
+            int[] mine = {color, key};
+            int[] all = new int[2 * size];
+            coll.allgather(mine, 0, 2, Datatype.INT, all, 0, 2, Datatype.INT);
+            int context = agreeContext();
+            if (color == UNDEFINED) {
+                return null;
+            }
+            return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, p2pFactory, life);
+        } finally {
+            life.exit();
         }
-        int[] mine = {color, key};
-        int[] all = new int[2 * size];
-        coll.allgather(mine, 0, 2, Datatype.INT, all, 0, 2, Datatype.INT);
-        int context = agreeContext();
-        if (color == UNDEFINED) {
-            return null;
-        }
-        return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, p2pFactory, life);
     }
 
     /** World ranks of the members of {@code color}, ordered by (key, rank). */
@@ -347,29 +423,33 @@ public class ShmComm implements Comm {
 
     @Override
     public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
-        life.check("createCart");
-        engine.checkAbort();
-        if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
-            throw new IllegalArgumentException("createCart: dims and periods must be non-empty and of equal length");
-        }
-        long n = 1;
-        for (int d = 0; d < dims.length; d++) {
-            if (dims[d] < 1) {
-                throw new IllegalArgumentException("createCart: dims[" + d + "] must be >= 1, was " + dims[d]);
+        life.enter("createCart");
+        try {
+            engine.checkAbort();
+            if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
+                throw new IllegalArgumentException("createCart: dims and periods must be non-empty and of equal length");
             }
-            n *= dims[d];
+            long n = 1;
+            for (int d = 0; d < dims.length; d++) {
+                if (dims[d] < 1) {
+                    throw new IllegalArgumentException("createCart: dims[" + d + "] must be >= 1, was " + dims[d]);
+                }
+                n *= dims[d];
+            }
+            if (n > size) {
+                throw new IllegalArgumentException("createCart: dims " + java.util.Arrays.toString(dims) + " need " + n
+                    + " ranks, the communicator has " + size);
+            }
+            int context = agreeContext();
+            if (rank >= n) {
+                return null;
+            }
+            // reorder is allowed but not used: on one shared-memory machine every placement is equal
+            int[] g = java.util.Arrays.copyOf(group, (int) n);
+            return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, p2pFactory, life);
+        } finally {
+            life.exit();
         }
-        if (n > size) {
-            throw new IllegalArgumentException("createCart: dims " + java.util.Arrays.toString(dims) + " need " + n
-                + " ranks, the communicator has " + size);
-        }
-        int context = agreeContext();
-        if (rank >= n) {
-            return null;
-        }
-        // reorder is allowed but not used: on one shared-memory machine every placement is equal
-        int[] g = java.util.Arrays.copyOf(group, (int) n);
-        return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, p2pFactory, life);
     }
 
     BarrierAlgorithm defaultBarrier() {
@@ -385,26 +465,64 @@ public class ShmComm implements Comm {
 
     @Override
     public SegmentBuffer allocDoubles(int n) {
-        life.check("allocDoubles");
-        return segment.alloc(Primitive.DOUBLE, n);
+        life.enter("allocDoubles");
+        try {
+            return segment.alloc(Primitive.DOUBLE, n);
+        } finally {
+            life.exit();
+        }
     }
 
     @Override
     public SegmentBuffer alloc(Primitive type, int n) {
-        life.check("alloc");
-        return segment.alloc(type, n);
+        life.enter("alloc");
+        try {
+            return segment.alloc(type, n);
+        } finally {
+            life.exit();
+        }
     }
 
     /**
-     * Seconds. Under a timing model this is the emulated machine's clock — wall time since the
-     * job's epoch divided by the time dilation — so programs time themselves in modelled time
-     * (computation, which is not modelled, then appears dilation times faster).
+     * Seconds. Under a timing model this is the emulated machine's clock: on virtual time the
+     * rank's modelled clock (its modelled communication, plus its CPU time between library calls
+     * times --compute-scale), on the wall clock the real time since the job's epoch divided by
+     * the time dilation. Natively the real clock. {@link org.hympj.api.Mpj#wtime()} stays real.
      */
     @Override
     public double wtime() {
+        org.hympj.shm.emu.VirtualClock clock = life.clock();
+        if (clock != null) {
+            clock.enter(); // the computation up to this call counts
+            double t = clock.now() * 1e-9;
+            clock.exit();
+            return t;
+        }
         org.hympj.shm.emu.FabricTiming t = engine.timing();
         long now = System.nanoTime();
         return t == null ? now * 1e-9 : t.modelNow(now) * 1e-9;
+    }
+
+    @Override
+    public void compute(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("compute: seconds must be a finite number >= 0, was " + seconds);
+        }
+        life.check("compute");
+        long ns = (long) (seconds * 1e9);
+        org.hympj.shm.emu.VirtualClock clock = life.clock();
+        if (clock != null) {
+            clock.enter();
+            clock.compute(ns);
+            clock.exit();
+            return;
+        }
+        org.hympj.shm.emu.FabricTiming t = engine.timing();
+        long real = t == null ? ns : (long) (ns * t.dilation());
+        long end = System.nanoTime() + real;
+        for (long left = real; left > 0; left = end - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
     }
 
     @Override

@@ -5,6 +5,8 @@ package org.hympj.shm.pml;
  * copied out of the ring, or a rendezvous request (RTS) waiting for its receive. Pooled.
  */
 final class Unexpected {
+    /** The stamp the eager data became visible (virtual time: the receive completes no earlier). */
+    long visibleAt;
     int kind;
     int channel;
     int source;

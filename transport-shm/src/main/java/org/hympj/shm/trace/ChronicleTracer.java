@@ -111,6 +111,14 @@ public final class ChronicleTracer implements Tracer {
             .build();
     }
 
+    /** Where event times come from: the real clock, or a rank's virtual clock (then epoch 0, dilation 1). */
+    private java.util.function.LongSupplier clock = System::nanoTime;
+
+    @Override
+    public void clock(java.util.function.LongSupplier c) {
+        this.clock = c;
+    }
+
     @Override
     public boolean enabled() {
         return !closed;
@@ -123,7 +131,7 @@ public final class ChronicleTracer implements Tracer {
             return;
         }
         int id = info == null ? 0 : idOf(info);
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         try (DocumentContext dc = appender.writingDocument()) {
             Bytes<?> b = dc.wire().bytes();
             b.writeByte((byte) kind);

@@ -1,0 +1,66 @@
+package org.hympj.shm.emu;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * One rank's modelled clock under virtual time (SMPI's approach): it advances only by
+ * modelled communication (a wait moves it to the completion the model gave), by explicit
+ * modelled computation ({@link #compute}), and by the CPU time the rank's thread used between
+ * two library calls, times a scale — CPU time, not wall time, so a rank that 2 cores
+ * time-slice with 7 others is charged only what it computed. Nothing here waits in real time.
+ * Used by the thread that drives the rank (the communicators are MPI_THREAD_FUNNELED).
+ */
+public final class VirtualClock {
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
+    private final double computeScale;
+    /** Modelled ns since the job's start. */
+    private long now;
+    /** The thread's CPU time when it last left the library (-1: not yet). */
+    private long cpuAtExit = -1;
+    /** Library calls nest (a blocking collective calls point-to-point): only the outermost counts. */
+    private int depth;
+
+    /** @param computeScale weight of a rank's CPU time between library calls (0: communication only) */
+    public VirtualClock(double computeScale) {
+        this.computeScale = computeScale;
+    }
+
+    /** Now, in modelled ns since the job's start. */
+    public long now() {
+        return now;
+    }
+
+    /** Moves the clock to {@code t} if that is later (a completion the model gave). */
+    public void advanceTo(long t) {
+        if (t > now) {
+            now = t;
+        }
+    }
+
+    /** Adds {@code ns} of modelled computation (S4's Comp(t)). */
+    public void compute(long ns) {
+        if (ns < 0) {
+            throw new IllegalArgumentException("compute: the time must be >= 0, was " + ns + " ns");
+        }
+        now += ns;
+    }
+
+    /** The rank enters the library: the computation since it left counts, scaled. */
+    public void enter() {
+        if (depth++ == 0 && computeScale > 0 && cpuAtExit >= 0) {
+            long burst = CPU.getCurrentThreadCpuTime() - cpuAtExit;
+            if (burst > 0) {
+                now += (long) (burst * computeScale);
+            }
+        }
+    }
+
+    /** The rank leaves the library: its computation starts counting. */
+    public void exit() {
+        if (--depth == 0 && computeScale > 0) {
+            cpuAtExit = CPU.getCurrentThreadCpuTime();
+        }
+    }
+}
