@@ -63,7 +63,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.eagerLimit = config.eagerLimit;
         this.timing = timing;
         this.idler = new Idler(config, control, rank, launched);
-        this.pacing = ModelPacing.of(timing, jobFabric, events);
+        this.pacing = timing == null ? Pacing.NATIVE : ModelPacing.of(timing, jobFabric, events);
         this.routing = new Routing(jobFabric.routes(), rank, fabric.channels(), pacing.modelled(), events);
         this.outbound = new OutboundQueues(fabric);
         Completions completions = new Completions(pacing, events);

@@ -28,9 +28,12 @@ final class ModelPacing extends Pacing {
         this.events = events;
     }
 
-    /** The pacing of a job: native without a timing model (typed Pacing so a native JVM never loads this class). */
+    /**
+     * The pacing of a modelled job. Typed Pacing, and called only when a model is on, so a
+     * native JVM never loads this class: Pacing's calls there have one implementation.
+     */
     static Pacing of(FabricTiming timing, JobFabric jobFabric, TraceEvents events) {
-        return timing == null ? Pacing.NATIVE : new ModelPacing(timing, jobFabric.handshakePuts(), events);
+        return new ModelPacing(timing, jobFabric.handshakePuts(), events);
     }
 
     @Override
