@@ -53,6 +53,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     private final Matching matching;
     private final Progress progress;
     private final ScheduledSets sets;
+    private final DetachedRequests detached = new DetachedRequests();
 
     public Engine(ShmFabric fabric, JobConfig config, JobFabric jobFabric, JobControl control, boolean launched,
                   FabricTiming timing) {
@@ -75,7 +76,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
             eagerLimit);
         this.matching = new Matching(fabric, eager, rendezvous, events, config.inlineLimit);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous);
-        this.progress = new Progress(inbound, outbound, completions, pacing, idler, events);
+        this.progress = new Progress(inbound, outbound, completions, pacing, idler, events, detached);
         this.sets = new ScheduledSets(config, jobFabric, pacing.modelled(), events, rank);
     }
 
@@ -223,9 +224,22 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         progress.pollFailures();
     }
 
-    /** Progress until every pending outbound packet is written (at finalize). */
+    /**
+     * Progress until every pending outbound packet is written and every freed send delivered
+     * (at finalize).
+     */
     public void flush() {
         progress.flush();
+    }
+
+    /** {@code r} was freed while active: its transfer goes on, owned by the engine. */
+    void detach(Req r) {
+        detached.add(r);
+    }
+
+    /** A detached request's transfer completed. */
+    void detachedDone(Req r) {
+        detached.completed(r);
     }
 
     // ------------------------------------------------------------------ sends and receives

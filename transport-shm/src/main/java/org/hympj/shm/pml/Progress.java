@@ -19,9 +19,11 @@ final class Progress {
     private final Pacing pacing;
     private final Idler idler;
     private final TraceEvents events;
+    private final DetachedRequests detached;
 
     Progress(Inbound inbound, OutboundQueues outbound, Completions completions, Pacing pacing, Idler idler,
-             TraceEvents events) {
+             TraceEvents events, DetachedRequests detached) {
+        this.detached = detached;
         this.inbound = inbound;
         this.outbound = outbound;
         this.completions = completions;
@@ -168,10 +170,13 @@ final class Progress {
         return i;
     }
 
-    /** Progress until every pending outbound packet is written and every timed completion is due (at finalize). */
+    /**
+     * Progress until every pending outbound packet is written, every timed completion is due
+     * and every freed request's data is delivered (at finalize).
+     */
     void flush() {
         idler.reset();
-        while (outbound.pendingCount() > 0 || completions.timedCount() > 0) {
+        while (outbound.pendingCount() > 0 || completions.timedCount() > 0 || detached.mustFinish()) {
             idle(progress());
         }
     }
