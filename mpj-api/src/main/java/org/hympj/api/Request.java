@@ -19,10 +19,15 @@ public interface Request {
      *
      * @throws TruncationException if a receive got a longer message than its buffer
      * @throws RankFailedException if a rank of the job died meanwhile
+     * @throws IllegalStateException if the request has been freed
      */
     void waitFor();
 
-    /** Makes progress; true if the operation has completed (the request is now inactive). */
+    /**
+     * Makes progress; true if the operation has completed (the request is now inactive).
+     *
+     * @throws IllegalStateException if the request has been freed
+     */
     boolean test();
 
     /**
@@ -31,12 +36,20 @@ public interface Request {
      */
     boolean isActive();
 
-    /** The status of the last completion (owned by this request, overwritten on restart). */
+    /**
+     * The status of the last completion (owned by this request, overwritten on restart).
+     *
+     * @throws IllegalStateException if the request has been freed
+     */
     Status status();
 
     /**
-     * Releases the request. An active request is first completed (as MPI_Request_free lets
-     * the operation finish): a free of an active request waits for it.
+     * Releases the request and returns at once (MPI_Request_free). An active request's
+     * operation still finishes in the background, during later library calls: a send is still
+     * delivered (finalize waits for it), a receive's data still land in its buffer, which must
+     * not be touched until the program knows otherwise that they have; an error of such an
+     * operation (truncation) is dropped. A freed request refuses {@code waitFor}, {@code test},
+     * {@code status} and {@code start}; a second free does nothing.
      */
     void free();
 

@@ -245,6 +245,12 @@ public final class Bench {
         if (o.dilation != null) {
             spec.timeDilation(o.dilation);
         }
+        if (o.clock != null) {
+            spec.clock(o.clock);
+        }
+        // the benchmarks time communication: on virtual time their own loop's CPU time does not
+        // count (as in the simulator) unless --compute-scale says so
+        spec.computeScale(o.computeScale != null ? o.computeScale : 0);
         if (o.schedBarrier) {
             spec.schedBarrier(true);
             spec.jvmArg("-Dhympj.bench.sync=engine");

@@ -36,6 +36,10 @@ public final class BenchOptions {
     public List<Quiet.Idle> idles;
     /** {@code --time-dilation D} for the launcher (null: its default). */
     public Double dilation;
+    /** {@code --clock virtual|wall} for the launcher (null: its default, virtual). */
+    public String clock;
+    /** {@code --compute-scale F} for the launcher (null: its default, 1). */
+    public Double computeScale;
     /** {@code --sched-barrier}: the engine's pseudo-collective barriers (scale-les3 then times them too). */
     public boolean schedBarrier;
     /** scale-les3: the patterns (ew,ns,nsew,diag,all); null: all five. */
@@ -63,7 +67,10 @@ public final class BenchOptions {
         "  --p2p E[,E...]        onesided: onesided | twosided (default: both, one launch each)",
         "  --preposted K         onesided: the receiver keeps K receives posted ahead (default 0)",
         "  --iters N  --warmup N timed / untimed iterations per size (scale-les3, onesided)",
-        "  --time-dilation D     the launcher's time dilation under a model (default: its own)",
+        "  --clock virtual|wall  the launcher's clock under a model (default: virtual)",
+        "  --compute-scale F     virtual clock: CPU time between library calls counts F times (default 0 here:",
+        "                        the benchmarks time communication, as the simulator does; mpjrun's default is 1)",
+        "  --time-dilation D     the launcher's time dilation under a model (--clock wall; default: its own)",
         "  --quiet F             before each launch wait until the CPUs are F idle (0..1, over 1 s; 0: do not",
         "                        wait; hympj-bench default 0, hympj-compare default 0.9), at most --quiet-wait SEC",
         "                        (default 60). Every launch holds the lock /tmp/hympj-bench.lock (waits for it at",
@@ -126,6 +133,16 @@ public final class BenchOptions {
                 }
                 if (dilation < 1) {
                     throw new IllegalArgumentException("--time-dilation must be >= 1");
+                }
+                return i + 1;
+            case "--clock":
+                clock = value(argv, i + 1, a);
+                return i + 1;
+            case "--compute-scale":
+                try {
+                    computeScale = Double.parseDouble(value(argv, i + 1, a));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--compute-scale expects a number, got " + argv[i + 1]);
                 }
                 return i + 1;
             case "--quiet":
@@ -193,6 +210,12 @@ public final class BenchOptions {
         if (model != null) {
             o.add("--model " + model);
         }
+        if (clock != null) {
+            o.add("--clock " + clock);
+        }
+        if (computeScale != null) {
+            o.add("--compute-scale " + computeScale);
+        }
         if (dilation != null) {
             o.add("--time-dilation " + dilation);
         }
@@ -230,6 +253,8 @@ public final class BenchOptions {
         o.lockWait = lockWait;
         o.idles = idles;
         o.dilation = dilation;
+        o.clock = clock;
+        o.computeScale = computeScale;
         o.schedBarrier = schedBarrier;
         o.pattern = pattern;
         o.preposted = preposted;

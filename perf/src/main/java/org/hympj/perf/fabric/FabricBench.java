@@ -82,7 +82,7 @@ public final class FabricBench {
         System.exit(code == null ? 2 : code);
     }
 
-    static final Set<String> COMMON = Set.of("--model", "--time-dilation", "--timeout", "--reps", "--eager-limit",
+    static final Set<String> COMMON = Set.of("--model", "--time-dilation", "--clock", "--compute-scale", "--timeout", "--reps", "--eager-limit",
         "--idle");
 
     static Set<String> with(Set<String> a, String... more) {
@@ -97,6 +97,10 @@ public final class FabricBench {
         l.main = main;
         l.model = o.get("--model", "ha-pacs");
         l.dilation = o.dbl("--time-dilation", 0);
+        l.clock = o.get("--clock", null);
+        // the fabric benchmarks time communication: their own loop's CPU time does not count on
+        // virtual time (as in the simulator) unless --compute-scale says so
+        l.computeScale = o.dbl("--compute-scale", 0);
         l.timeout = java.time.Duration.ofSeconds(o.integer("--timeout", 1800));
         // rendezvous into registered memory from 1 KiB: the model then sees segment-to-segment (MtoM)
         // transfers, S1's zero-copy DMA; smaller messages are eager (a bounce at the receiver, <= 0.1 us)

@@ -40,6 +40,9 @@ final class Launch {
     boolean verbose;
     /** The ranks' idle policy (null: the launcher's default, auto). */
     String idle;
+    /** --clock (null: the launcher's default, virtual) and --compute-scale (negative: its default). */
+    String clock;
+    double computeScale = -1;
 
     /** Runs it; rows (and remarks) of rank 0 go to {@code rows} as they are parsed. */
     /** A copy (lists copied) to vary one launch. */
@@ -60,6 +63,8 @@ final class Launch {
         c.jvmArgs = new ArrayList<>(jvmArgs);
         c.verbose = verbose;
         c.idle = idle;
+        c.clock = clock;
+        c.computeScale = computeScale;
         return c;
     }
 
@@ -71,6 +76,12 @@ final class Launch {
         }
         if (dilation > 0) {
             spec.timeDilation(dilation);
+        }
+        if (clock != null) {
+            spec.clock(clock);
+        }
+        if (computeScale >= 0) {
+            spec.computeScale(computeScale);
         }
         if (routeTable != null) {
             spec.routeTable(routeTable);

@@ -2,7 +2,7 @@ package org.hympj.shm.pml;
 
 /** A pooled small control packet (CTS, FIN, ACK) that did not fit in the ring at once. */
 final class Control implements Outbound {
-    final Engine engine;
+    final OutboundQueues queues;
     int channel;
     int dest;
     int type;
@@ -13,14 +13,14 @@ final class Control implements Outbound {
     long vis;
     Control nextFree;
 
-    Control(Engine engine) {
-        this.engine = engine;
+    Control(OutboundQueues queues) {
+        this.queues = queues;
     }
 
     @Override
     public boolean emit() {
-        if (engine.writeControl(channel, dest, type, a, b, c, d, vis)) {
-            engine.releaseControl(this);
+        if (queues.writeControl(channel, dest, type, a, b, c, d, vis)) {
+            queues.releaseControl(this);
             return true;
         }
         return false;

@@ -6,16 +6,21 @@ package org.hympj.shm.pml;
  * (0 = at once; non-zero only under a timing model). The sender is implied by the ring.
  *
  * <pre>
- * EAGER       vis:long ctx:int tag:int seq:int pad:int | data…
- * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long srcSegOff:long
- * CTS         vis:long sendId:int recvId:int accept:long dstSegOff:long
- * FRAG        vis:long recvId:int pad:int offset:long | data…
- * FIN         vis:long recvId:int pad:int bytes:long                   (that many bytes were put)
+ * offset      0        8       12      16      20         24           32
+ * EAGER       vis:long ctx:int tag:int seq:int pad:int    | data…
+ * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long   srcSegOff:long
+ * CTS         vis:long sendId:int recvId:int accept:long  dstSegOff:long
+ * FRAG        vis:long recvId:int pad:int     offset:long | data…
+ * FIN         vis:long recvId:int pad:int     bytes:long written:long     (that many bytes were put; written:
+ *                                                                         the stamp the sender wrote it, read on
+ *                                                                         virtual time for the ring's order)
  * ACK         vis:long sendId:int pad:int
- * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int start:long      (payload in the bulk region)
- * FRAG_BULK   vis:long recvId:int len:int offset:long start:long       (streamed piece, in bulk)
+ * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int    start:long      (payload in the bulk region)
+ * FRAG_BULK   vis:long recvId:int len:int     offset:long start:long      (streamed piece, in bulk)
  * </pre>
- * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment.
+ * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment. Fields
+ * are read and written only through the offsets below (from the start of the record), as
+ * Agrona's record descriptors do.
  */
 final class Packets {
     static final int EAGER = 1;
@@ -27,15 +32,63 @@ final class Packets {
     static final int EAGER_BULK = 7;
     static final int FRAG_BULK = 8;
 
-    /** Offset of the first field after visibleAt. */
-    static final int B = 8;
-    static final int EAGER_HEADER = B + 16;
-    static final int RTS_LENGTH = B + 32;
-    static final int CTS_LENGTH = B + 24;
-    static final int FRAG_HEADER = B + 16;
-    static final int ID_LENGTH = B + 8;
-    static final int FIN_LENGTH = B + 16;
-    static final int BULK_NOTICE_LENGTH = B + 24;
+    /** Every kind: the real instant the packet may be taken (0: at once). */
+    static final int VISIBLE_AT_OFFSET = 0;
+
+    // The envelope of the matched kinds (EAGER, EAGER_BULK, RTS): the same three fields at the
+    // same offsets, so the receiver checks the sequence and matches before it looks at the kind.
+    static final int ENVELOPE_CONTEXT_OFFSET = 8;
+    static final int ENVELOPE_TAG_OFFSET = 12;
+    static final int ENVELOPE_SEQ_OFFSET = 16;
+
+    static final int EAGER_CONTEXT_OFFSET = ENVELOPE_CONTEXT_OFFSET;
+    static final int EAGER_TAG_OFFSET = ENVELOPE_TAG_OFFSET;
+    static final int EAGER_SEQ_OFFSET = ENVELOPE_SEQ_OFFSET;
+    /** The packed data follow the header. */
+    static final int EAGER_HEADER = 24;
+
+    static final int RTS_CONTEXT_OFFSET = ENVELOPE_CONTEXT_OFFSET;
+    static final int RTS_TAG_OFFSET = ENVELOPE_TAG_OFFSET;
+    static final int RTS_SEQ_OFFSET = ENVELOPE_SEQ_OFFSET;
+    static final int RTS_SEND_ID_OFFSET = 20;
+    static final int RTS_TOTAL_OFFSET = 24;
+    static final int RTS_SRC_SEG_OFFSET = 32;
+    static final int RTS_LENGTH = 40;
+
+    static final int CTS_SEND_ID_OFFSET = 8;
+    static final int CTS_RECV_ID_OFFSET = 12;
+    static final int CTS_ACCEPT_OFFSET = 16;
+    static final int CTS_DST_SEG_OFFSET = 24;
+    static final int CTS_LENGTH = 32;
+
+    static final int FRAG_RECV_ID_OFFSET = 8;
+    /** Where the piece goes in the message. */
+    static final int FRAG_POSITION_OFFSET = 16;
+    /** The packed piece follows the header. */
+    static final int FRAG_HEADER = 24;
+
+    static final int FIN_RECV_ID_OFFSET = 8;
+    static final int FIN_BYTES_OFFSET = 16;
+    static final int FIN_WRITTEN_OFFSET = 24;
+    static final int FIN_LENGTH = 32;
+
+    static final int ACK_SEND_ID_OFFSET = 8;
+    static final int ACK_LENGTH = 16;
+
+    static final int EAGER_BULK_CONTEXT_OFFSET = ENVELOPE_CONTEXT_OFFSET;
+    static final int EAGER_BULK_TAG_OFFSET = ENVELOPE_TAG_OFFSET;
+    static final int EAGER_BULK_SEQ_OFFSET = ENVELOPE_SEQ_OFFSET;
+    static final int EAGER_BULK_LENGTH_OFFSET = 20;
+    /** Where the payload starts in the pair's bulk region. */
+    static final int EAGER_BULK_START_OFFSET = 24;
+
+    static final int FRAG_BULK_RECV_ID_OFFSET = 8;
+    static final int FRAG_BULK_LENGTH_OFFSET = 12;
+    static final int FRAG_BULK_POSITION_OFFSET = 16;
+    static final int FRAG_BULK_START_OFFSET = 24;
+
+    /** EAGER_BULK and FRAG_BULK notices have the same length. */
+    static final int BULK_NOTICE_LENGTH = 32;
 
     private Packets() {
     }

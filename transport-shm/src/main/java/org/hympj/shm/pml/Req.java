@@ -10,6 +10,10 @@ import org.hympj.spi.ProgressEngine;
  * start until a wait/test observes the completion) and {@code done} (the transfer has
  * finished). A completion error (truncation) is kept and thrown once, by the wait or test
  * that observes the completion.
+ *
+ * <p>A request freed while its transfer is under way is detached: inactive and unusable to the
+ * user at once, completed by the engine's later progress, and recycled then (its error, if
+ * any, dropped: no call is left to report it to).
  */
 abstract class Req implements PersistentRequest {
     final Engine engine;
@@ -48,11 +52,38 @@ abstract class Req implements PersistentRequest {
 
     final void complete() {
         done = true;
+        if (freed) {
+            detachedDone();
+        }
     }
 
     final void fail(MpjException e) {
         error = e;
         done = true;
+        if (freed) {
+            detachedDone(); // drops the error: the user freed the request and waits for nothing
+        }
+    }
+
+    /** The transfer of a request freed while active has completed: recycle it. */
+    private void detachedDone() {
+        engine.detachedDone(this);
+        recycle();
+    }
+
+    /** Releases what a freed request holds, once nothing of its transfer is left. */
+    private void recycle() {
+        error = null;
+        if (this instanceof SendReq) {
+            engine.releasePersistent((SendReq) this);
+        }
+        buf.clear();
+    }
+
+    private void refuseIfFreed(String call) {
+        if (freed) {
+            throw new IllegalStateException(call + ": request has been freed: " + this);
+        }
     }
 
     /** Observes a completion: the request becomes inactive; its error, if any, is thrown. */
@@ -73,6 +104,7 @@ abstract class Req implements PersistentRequest {
 
     @Override
     public final void waitFor() {
+        refuseIfFreed("waitFor");
         if (!active) {
             return;
         }
@@ -89,6 +121,7 @@ abstract class Req implements PersistentRequest {
 
     @Override
     public final boolean test() {
+        refuseIfFreed("test");
         if (!active) {
             return true;
         }
@@ -128,24 +161,27 @@ abstract class Req implements PersistentRequest {
 
     @Override
     public final Status status() {
+        refuseIfFreed("status");
         return status;
     }
 
+    /**
+     * Frees the request at once. An active one is detached: its transfer goes on (a send is
+     * still delivered, a receive's data still lands in its buffer) and the engine recycles it
+     * when it completes. A second free does nothing.
+     */
     @Override
     public final void free() {
         if (freed) {
             return;
         }
-        if (!done) {
-            engine.await(this);
-        }
-        active = false;
-        error = null;
         freed = true;
-        if (this instanceof SendReq) {
-            engine.releasePersistent((SendReq) this);
+        active = false;
+        if (done) {
+            recycle();
+        } else {
+            engine.detach(this);
         }
-        buf.clear();
     }
 
     @Override

@@ -1,0 +1,78 @@
+package org.hympj.shm.pml;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.hympj.api.MpjException;
+import org.hympj.shm.fabric.ShmFabric;
+
+/**
+ * Reads the inbound rings (every channel, every sender) and hands each packet to its
+ * protocol; a packet not yet visible in modelled time, or ahead of its sender's sequence,
+ * stays in its ring (and holds up the rest of that ring).
+ */
+final class Inbound implements ControlledMessageHandler {
+    private static final int READ_LIMIT = 64;
+
+    private final ShmFabric fabric;
+    private final Pacing pacing;
+    private final Matching matching;
+    private final RendezvousProtocol rendezvous;
+    private final int channels;
+    private final int size;
+    private int currentSource;
+    private int currentChannel;
+
+    Inbound(ShmFabric fabric, Pacing pacing, Matching matching, RendezvousProtocol rendezvous) {
+        this.fabric = fabric;
+        this.pacing = pacing;
+        this.matching = matching;
+        this.rendezvous = rendezvous;
+        this.channels = fabric.channels();
+        this.size = fabric.size();
+    }
+
+    /** Reads up to READ_LIMIT packets from every ring; returns how many were taken. */
+    int poll() {
+        int work = 0;
+        for (int c = 0; c < channels; c++) {
+            currentChannel = c;
+            for (int s = 0; s < size; s++) {
+                currentSource = s;
+                work += fabric.inbound(c, s).controlledRead(this, READ_LIMIT);
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+        if (pacing.holds(type, currentChannel, currentSource, buffer, index)) {
+            return Action.ABORT; // not there yet in modelled time: leave it in the ring
+        }
+        final int src = currentSource;
+        switch (type) {
+            case Packets.EAGER:
+            case Packets.EAGER_BULK:
+            case Packets.RTS:
+                return matching.arrived(type, currentChannel, src, buffer, index, length) ? Action.CONTINUE : Action.ABORT;
+            case Packets.CTS:
+                rendezvous.onCts(src, buffer, index);
+                break;
+            case Packets.FRAG:
+                rendezvous.onFrag(buffer, index, length);
+                break;
+            case Packets.FRAG_BULK:
+                rendezvous.onFragBulk(currentChannel, src, buffer, index);
+                break;
+            case Packets.FIN:
+                rendezvous.onFin(buffer, index);
+                break;
+            case Packets.ACK:
+                rendezvous.onAck(buffer, index);
+                break;
+            default:
+                throw new MpjException("internal: unknown packet type " + type + " from rank " + src);
+        }
+        return Action.CONTINUE;
+    }
+}

@@ -1,0 +1,124 @@
+package org.hympj.shm.pml;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * How modelled time paces the protocols. This class is the native case: nothing is planned,
+ * every packet may be taken at once, a transfer is complete when its bytes are copied.
+ * {@link ModelPacing} is the emulated one (a timing model on). A job runs one or the other,
+ * so every call site sees one receiver class and the JIT inlines it: natively these calls
+ * are empty and cost nothing.
+ */
+class Pacing {
+    static final Pacing NATIVE = new Pacing();
+
+    /** True under a timing model. */
+    boolean modelled() {
+        return false;
+    }
+
+    /** A progress pass begins (under a model: reads the clock once for the pass). */
+    void beginPass() {
+    }
+
+    /** The clock of the current pass. */
+    long now() {
+        return System.nanoTime();
+    }
+
+    /** Earliest modelled instant something waits for (Long.MAX_VALUE: none). */
+    long wakeAt() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Something waits for the real instant {@code at}. */
+    void wakeBy(long at) {
+    }
+
+    /**
+     * True when the packet at {@code index}, from {@code src} on {@code channel}, must stay in its
+     * ring for now (not visible yet in modelled time). On virtual time it may restamp the packet
+     * with the instant it is read in its ring's order.
+     */
+    boolean holds(int type, int channel, int src, org.agrona.MutableDirectBuffer buffer, int index) {
+        return false;
+    }
+
+    /** Plans {@code bytes} of {@code s} over {@code channel}: sets its visibleAt and senderDoneAt. */
+    void plan(SendReq s, int channel, long bytes, boolean dstInSegment) {
+    }
+
+    /**
+     * The real instant a rendezvous handshake packet (RTS, CTS) to {@code dest} arrives,
+     * issued no earlier than {@code notBefore} (0: now); 0 when the handshake costs nothing.
+     */
+    long handshakeArrival(int channel, int dest, long notBefore) {
+        return 0;
+    }
+
+    /** True for a put RSched placed on an engine: its transfer runs from its start (S3's persistent protocol). */
+    boolean scheduled(SendReq s) {
+        return false;
+    }
+
+    /** A persistent send keeps its descriptors on this rank's DMACs. */
+    void registerPersistent(SendReq s) {
+        s.registered = true;
+    }
+
+    /** A registered send is freed: its descriptors no longer count against the DMACs' modes. */
+    void releasePersistent(SendReq s) {
+        s.registered = false;
+    }
+
+    // ---- virtual time (VirtualPacing); natively and on the wall clock these do nothing
+
+    /** True on virtual time: a request completes when its data is there, carrying its modelled instant. */
+    boolean virtual() {
+        return false;
+    }
+
+    /** A send starts (virtual time: it takes the rank's clock as its start). */
+    void sendStarted(SendReq s) {
+    }
+
+    /** A receive is posted (virtual time: it completes no earlier than the rank's clock now). */
+    void recvPosted(RecvReq r) {
+    }
+
+    /** The stamp an RTS carries: the handshake's arrival under --sched rndv, 0 when it costs nothing. */
+    long rtsStamp(SendReq s) {
+        return handshakeArrival(s.channel, s.dest, 0);
+    }
+
+    /** The stamp a receive matches an RTS that arrived at {@code rtsVis} (0 off virtual time). */
+    long matchStamp(RecvReq r, long rtsVis) {
+        return 0;
+    }
+
+    /** The stamp a CTS carries to the sender: the handshake's arrival under --sched rndv, else 0. */
+    long ctsStamp(int channel, int dest, long rtsVis, long matchAt) {
+        return handshakeArrival(channel, dest, rtsVis);
+    }
+
+    /** The CTS of {@code s} is read; it carried {@code ctsVis} (virtual time: the data leaves no earlier). */
+    void ctsArrived(SendReq s, long ctsVis) {
+    }
+
+    /** The stamp eager data is visible at, from its packet's {@code vis} (0: complete at once). */
+    long eagerArrival(long vis) {
+        return 0;
+    }
+
+    /** A completion is observed by a wait or test. */
+    void observed(Req r) {
+    }
+
+    /** The rank enters a library call. */
+    void enterCall() {
+    }
+
+    /** The rank leaves a library call. */
+    void exitCall() {
+    }
+}

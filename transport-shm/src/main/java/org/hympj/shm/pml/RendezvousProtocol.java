@@ -1,0 +1,279 @@
+package org.hympj.shm.pml;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.hympj.api.MpjException;
+import org.hympj.router.RouteChoice;
+import org.hympj.shm.fabric.BulkInbound;
+import org.hympj.shm.fabric.BulkOutbound;
+import org.hympj.shm.fabric.Packer;
+import org.hympj.shm.fabric.ShmFabric;
+
+/**
+ * The rendezvous protocol: RTS, then the receiver picks the fewest copies its buffers allow —
+ * a pull straight out of the sender's segment then ACK (RGET; native only), a put straight into
+ * its own segment then FIN, or a stream of pieces (FRAG_BULK through the bulk region, FRAG in
+ * the ring while the bulk region is full); a receive buffer shorter than the message accepts
+ * what fits and reports truncation. A striped message goes as two parts, one per fabric.
+ */
+final class RendezvousProtocol {
+    private final ShmFabric fabric;
+    private final Packer packer;
+    private final OutboundQueues outbound;
+    private final Completions completions;
+    private final Pacing pacing;
+    private final RouteChoice routes;
+    /** Pulling from the sender's segment is a read: native only (TCA writes; a model plans sender puts). */
+    private final boolean pullable;
+    private final int bulkChunk;
+    private final int fragPayload;
+    private final HandleTable<SendReq> sends = new HandleTable<>();
+    private final HandleTable<RecvReq> recvs = new HandleTable<>();
+
+    RendezvousProtocol(ShmFabric fabric, Packer packer, OutboundQueues outbound, Completions completions,
+                       Pacing pacing, RouteChoice routes, int bulkBytes) {
+        this.fabric = fabric;
+        this.packer = packer;
+        this.outbound = outbound;
+        this.completions = completions;
+        this.pacing = pacing;
+        this.routes = routes;
+        this.pullable = fabric.channels() == 1 && !pacing.modelled();
+        this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
+        this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
+    }
+
+    /** True when a receiver may pull data out of the sender's segment (native, one channel). */
+    boolean pullable() {
+        return pullable;
+    }
+
+    // ------------------------------------------------------------------ sender
+
+    /** The send goes as a rendezvous; under --sched rndv its RTS is planned as a control put now. */
+    void begin(SendReq s) {
+        s.emit = SendReq.EMIT_RTS;
+        s.sendId = sends.add(s);
+        s.rtsVisibleAt = pacing.rtsStamp(s);
+        if (!s.preplanned && pacing.scheduled(s)) {
+            // scheduled: the put runs from its start, in schedule order (S3's persistent protocol
+            // has no handshake); the emulator's handshake only carries the real data meanwhile
+            pacing.plan(s, s.channel, s.buf.bytes, false);
+            s.preplanned = true;
+        }
+    }
+
+    /** Writes the RTS if the ring has room; the send then waits for CTS or ACK. */
+    boolean emitRts(SendReq s, OneToOneRingBuffer ring) {
+        int idx = ring.tryClaim(Packets.RTS, Packets.RTS_LENGTH);
+        if (idx < 0) {
+            return false;
+        }
+        AtomicBuffer b = ring.buffer();
+        b.putLong(idx + Packets.VISIBLE_AT_OFFSET, s.rtsVisibleAt); // 0 unless --sched rndv
+        b.putInt(idx + Packets.RTS_CONTEXT_OFFSET, s.ctx);
+        b.putInt(idx + Packets.RTS_TAG_OFFSET, s.tag);
+        b.putInt(idx + Packets.RTS_SEQ_OFFSET, s.seq);
+        b.putInt(idx + Packets.RTS_SEND_ID_OFFSET, s.sendId);
+        b.putLong(idx + Packets.RTS_TOTAL_OFFSET, s.buf.bytes);
+        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullable ? s.buf.segOffset : -1L);
+        ring.commit(idx);
+        outbound.wrote();
+        return true;
+    }
+
+    /** The receiver's clear-to-send from {@code src}: put into its segment, or stream. */
+    void onCts(int src, DirectBuffer buffer, int index) {
+        SendReq s = sends.get(buffer.getInt(index + Packets.CTS_SEND_ID_OFFSET));
+        int recvId = buffer.getInt(index + Packets.CTS_RECV_ID_OFFSET);
+        long accept = buffer.getLong(index + Packets.CTS_ACCEPT_OFFSET);
+        long dstSeg = buffer.getLong(index + Packets.CTS_DST_SEG_OFFSET);
+        if (accept == 0) {
+            finishSend(s);
+            return;
+        }
+        if (dstSeg >= 0 && dstSeg + accept > fabric.segmentBytes()) {
+            throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
+        }
+        s.recvId = recvId;
+        s.partsDoneAt = 0;
+        pacing.ctsArrived(s, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
+        // under --sched rndv the CTS stayed in the ring until its control put arrived (its vis):
+        // planning the data at the real clock now plans it at that arrival.
+        // A striped message: [0, split) over TCA, [split, accept) over IB
+        long split = s.stripe ? routes.tcaPart(accept) : accept;
+        int parts = s.stripe ? 2 : 1;
+        s.partsLeft = parts; // partDone counts it down, possibly within this loop
+        for (int part = 0; part < parts; part++) {
+            int channel = s.stripe ? part : s.channel;
+            long from = part == 0 ? 0 : split;
+            long to = part == 0 ? split : accept;
+            if (!s.preplanned) {
+                pacing.plan(s, channel, to - from, dstSeg >= 0);
+            }
+            if (dstSeg >= 0) {
+                // the put: straight into the receiver's segment, then its completion notice
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, from,
+                    null, fabric.segmentAddress(src) + dstSeg + from, to - from);
+                outbound.sendControl(channel, src, Packets.FIN, recvId, 0, to - from, s.planAt, s.visibleAt);
+                partDone(s, s.senderDoneAt);
+            } else {
+                StreamCursor c = s.cursors[part];
+                c.channel = channel;
+                c.pos = from;
+                c.end = to;
+                c.visibleAt = s.visibleAt;
+                c.senderDoneAt = s.senderDoneAt;
+                outbound.enqueue(channel, src, c); // streamed by the outbound flush, in order
+            }
+        }
+    }
+
+    /**
+     * Streams one part of a message the receiver cannot take by a put: pieces through the bulk
+     * region (one copy in, one out, the receiver copying piece k while we pack piece k+1), or
+     * through the packet ring itself while the bulk region is full. True when the part is written.
+     */
+    boolean emitStream(StreamCursor c) {
+        SendReq s = c.owner;
+        OneToOneRingBuffer ring = fabric.ring(c.channel, s.dest);
+        BulkOutbound bulk = fabric.bulkTo(c.channel, s.dest);
+        while (c.pos < c.end) {
+            int chunk = (int) Math.min(bulkChunk, c.end - c.pos);
+            long start = bulk.tryReserve(chunk);
+            AtomicBuffer b = ring.buffer();
+            if (start >= 0) {
+                int idx = ring.tryClaim(Packets.FRAG_BULK, Packets.BULK_NOTICE_LENGTH);
+                if (idx < 0) {
+                    return false;
+                }
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, bulk.address(start), chunk);
+                bulk.commit(start, chunk);
+                b.putLong(idx + Packets.VISIBLE_AT_OFFSET, c.visibleAt);
+                b.putInt(idx + Packets.FRAG_BULK_RECV_ID_OFFSET, s.recvId);
+                b.putInt(idx + Packets.FRAG_BULK_LENGTH_OFFSET, chunk);
+                b.putLong(idx + Packets.FRAG_BULK_POSITION_OFFSET, c.pos);
+                b.putLong(idx + Packets.FRAG_BULK_START_OFFSET, start);
+                ring.commit(idx);
+            } else {
+                chunk = (int) Math.min(fragPayload, c.end - c.pos);
+                int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
+                if (idx < 0) {
+                    return false;
+                }
+                b.putLong(idx + Packets.VISIBLE_AT_OFFSET, c.visibleAt);
+                b.putInt(idx + Packets.FRAG_RECV_ID_OFFSET, s.recvId);
+                b.putLong(idx + Packets.FRAG_POSITION_OFFSET, c.pos);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos,
+                    null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
+                ring.commit(idx);
+            }
+            outbound.wrote();
+            c.pos += chunk;
+        }
+        partDone(s, c.senderDoneAt);
+        return true;
+    }
+
+    /** The receiver pulled the data out of our segment. */
+    void onAck(DirectBuffer buffer, int index) {
+        finishSend(sends.get(buffer.getInt(index + Packets.ACK_SEND_ID_OFFSET)));
+    }
+
+    /** One part of a rendezvous send is written; the send completes with its last part. */
+    private void partDone(SendReq s, long senderDoneAt) {
+        s.partsDoneAt = Math.max(s.partsDoneAt, senderDoneAt);
+        if (--s.partsLeft == 0) {
+            s.senderDoneAt = s.partsDoneAt;
+            finishSend(s);
+        }
+    }
+
+    private void finishSend(SendReq s) {
+        sends.release(s.sendId);
+        s.sendId = -1;
+        completions.completeAt(s, s.senderDoneAt);
+    }
+
+    // ------------------------------------------------------------------ receiver
+
+    /**
+     * A receive matched an RTS. {@code rtsVis}: the real instant the RTS arrived (0 unless
+     * --sched rndv); the CTS leaves no earlier.
+     */
+    void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff, long rtsVis) {
+        long accept = Math.min(total, r.buf.bytes);
+        r.accept = accept;
+        r.received = 0;
+        r.matchedSource = source;
+        r.matchedTag = tag;
+        r.sentBytes = total;
+        r.channel = channel;
+        // under --sched rndv the CTS is a control put back to the sender, visible when it lands
+        // on virtual time the match happens at the later of the post and the RTS's arrival
+        long matchAt = pacing.matchStamp(r, rtsVis);
+        long ctsVis = srcSegOff < 0 ? pacing.ctsStamp(channel, source, rtsVis, matchAt) : 0;
+        if (accept == 0) {
+            outbound.sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, ctsVis);
+            completions.recvDone(r, source, tag, 0, total, matchAt);
+        } else if (srcSegOff >= 0) {
+            // one copy straight out of the sender's segment, and no clear-to-send round trip
+            packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
+                r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
+            outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
+            completions.recvDone(r, source, tag, accept, total, 0);
+        } else {
+            r.recvId = recvs.add(r);
+            outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept,
+                r.buf.segOffset >= 0 ? r.buf.segOffset : -1, ctsVis);
+        }
+    }
+
+    /** A streamed piece in the ring itself. */
+    void onFrag(DirectBuffer buffer, int index, int length) {
+        RecvReq r = recvs.get(buffer.getInt(index + Packets.FRAG_RECV_ID_OFFSET));
+        long position = buffer.getLong(index + Packets.FRAG_POSITION_OFFSET);
+        int n = length - Packets.FRAG_HEADER;
+        packer.unpack(null, buffer.addressOffset() + index + Packets.FRAG_HEADER, n,
+            r.buf.base, r.buf.addr, r.buf.type, r.buf.count, position);
+        pieceArrived(r, n, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
+    }
+
+    /** A streamed piece in the bulk region of the pair (channel, src). */
+    void onFragBulk(int channel, int src, DirectBuffer buffer, int index) {
+        RecvReq r = recvs.get(buffer.getInt(index + Packets.FRAG_BULK_RECV_ID_OFFSET));
+        int n = buffer.getInt(index + Packets.FRAG_BULK_LENGTH_OFFSET);
+        long position = buffer.getLong(index + Packets.FRAG_BULK_POSITION_OFFSET);
+        long start = buffer.getLong(index + Packets.FRAG_BULK_START_OFFSET);
+        BulkInbound bulk = fabric.bulkFrom(channel, src);
+        bulk.arrived(start, n);
+        packer.unpack(null, bulk.address(start), n, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, position);
+        bulk.consumed(start, n);
+        pieceArrived(r, n, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
+    }
+
+    /** A put's completion notice (its vis is 0 natively; under a model the instant the put is visible). */
+    void onFin(DirectBuffer buffer, int index) {
+        pieceArrived(recvs.get(buffer.getInt(index + Packets.FIN_RECV_ID_OFFSET)),
+            buffer.getLong(index + Packets.FIN_BYTES_OFFSET), buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
+    }
+
+    /**
+     * {@code n} bytes of a rendezvous receive are in (a streamed piece, or a put's completion
+     * notice): the receive completes with its last bytes, at the latest part's instant (0: now).
+     */
+    private void pieceArrived(RecvReq r, long n, long vis) {
+        r.received += n;
+        if (vis - r.visibleAt > 0) {
+            r.visibleAt = vis;
+        }
+        if (r.received == r.accept) {
+            long at = r.visibleAt;
+            r.visibleAt = 0;
+            recvs.release(r.recvId);
+            r.recvId = -1;
+            completions.recvDone(r, r.matchedSource, r.matchedTag, r.accept, r.sentBytes, at);
+        }
+    }
+}

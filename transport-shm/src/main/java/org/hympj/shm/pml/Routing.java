@@ -1,0 +1,66 @@
+package org.hympj.shm.pml;
+
+import org.hympj.router.RouteChoice;
+import org.hympj.router.RouteStatistics;
+import org.hympj.router.RouteTable;
+import org.hympj.spi.Layout;
+
+/**
+ * The hybrid router as the PML sees it (Open MPI's BML): the channel of each message, whether
+ * it is striped, the decisions' statistics and trace.
+ */
+final class Routing {
+    private final RouteChoice routes;
+    private final RouteStatistics stats = new RouteStatistics();
+    private final TraceEvents events;
+    private final int rank;
+    private final boolean counted;
+    private final boolean modelled;
+
+    Routing(RouteChoice routes, int rank, int channels, boolean modelled, TraceEvents events) {
+        this.routes = routes;
+        this.rank = rank;
+        this.counted = channels > 1;
+        this.modelled = modelled;
+        this.events = events;
+    }
+
+    RouteChoice choice() {
+        return routes;
+    }
+
+    RouteStatistics statistics() {
+        return stats;
+    }
+
+    /** The hybrid router's table, or null when routing is not hybrid. */
+    RouteTable table() {
+        return routes.hybrid() ? routes.policy().table() : null;
+    }
+
+    /** The router's choice, or the forced route, or the one native channel. */
+    int channelFor(int dest, long bytes, Layout layout, String op) {
+        return routes.channel(rank, dest, bytes, layout, op);
+    }
+
+    /** The channel without the router's table: natively the one channel; emulating, the forced route. */
+    int channelFor(int dest, String op) {
+        return routes.forcedChannel(rank, dest, op);
+    }
+
+    boolean stripeFor(int dest, long bytes, Layout layout) {
+        return routes.stripe(rank, dest, bytes, layout);
+    }
+
+    /** Traced, records the route decided for {@code s} (its channel, and why). */
+    void trace(SendReq s) {
+        events.route(s, routes, modelled);
+    }
+
+    /** Counts a started send per fabric (2: striped) and layout, when there is more than one fabric. */
+    void count(SendReq s) {
+        if (counted) {
+            stats.count(s.stripe ? 2 : s.channel, s.layout, s.buf.bytes);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.hympj.shm.pml;
+
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.hympj.api.Comm;
+import org.hympj.shm.fabric.ShmFabric;
+
+/**
+ * Starts sends: numbers each in its pair's sequence, decides its protocol (eager, or
+ * rendezvous: above the eager limit, striped, or pullable from our segment) and hands it to
+ * that protocol; a send the ring cannot take now waits in its pair's outbound queue.
+ */
+final class Sends {
+    private final ShmFabric fabric;
+    private final OutboundQueues outbound;
+    private final EagerProtocol eager;
+    private final RendezvousProtocol rendezvous;
+    private final Pacing pacing;
+    private final Routing routing;
+    private final TraceEvents events;
+    private final int inlineLimit;
+    private final int eagerLimit;
+    private final int[] sendSeq;
+
+    Sends(ShmFabric fabric, OutboundQueues outbound, EagerProtocol eager, RendezvousProtocol rendezvous,
+          Pacing pacing, Routing routing, TraceEvents events, int inlineLimit, int eagerLimit) {
+        this.fabric = fabric;
+        this.outbound = outbound;
+        this.eager = eager;
+        this.rendezvous = rendezvous;
+        this.pacing = pacing;
+        this.routing = routing;
+        this.events = events;
+        this.inlineLimit = inlineLimit;
+        this.eagerLimit = eagerLimit;
+        this.sendSeq = new int[fabric.size()];
+    }
+
+    void start(SendReq s) {
+        s.visibleAt = 0;
+        s.senderDoneAt = 0;
+        if (s.dest == Comm.PROC_NULL) {
+            s.complete();
+            return;
+        }
+        s.seq = sendSeq[s.dest]++;
+        pacing.sendStarted(s);
+        // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
+        // that beats the two copies of eager — above the inline limit
+        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit;
+        routing.count(s);
+        events.postSend(s);
+        s.preplanned = false;
+        s.tracedPuts = 0;
+        if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
+            s.emit = SendReq.EMIT_EAGER;
+            pacing.plan(s, s.channel, s.buf.bytes, false); // an eager message starts to move now
+            s.preplanned = pacing.scheduled(s); // should it fall back to rendezvous, it keeps this plan
+        } else {
+            rendezvous.begin(s);
+        }
+        if (!outbound.clear(s.channel, s.dest) || !emit(s)) {
+            outbound.enqueue(s.channel, s.dest, s);
+        }
+    }
+
+    /** Writes what the send can write now; true when it has nothing more to write. */
+    boolean emit(SendReq s) {
+        OneToOneRingBuffer ring = fabric.ring(s.channel, s.dest);
+        switch (s.emit) {
+            case SendReq.EMIT_EAGER:
+                return eager.emit(s, ring);
+            case SendReq.EMIT_RTS:
+                return rendezvous.emitRts(s, ring);
+            default:
+                throw new IllegalStateException("internal: unknown emit state " + s.emit);
+        }
+    }
+}
