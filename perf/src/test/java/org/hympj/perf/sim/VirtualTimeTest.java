@@ -1,0 +1,96 @@
+package org.hympj.perf.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hympj.perf.ScaleLes3Bench;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+import org.hympj.tools.sim.SimMain;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Virtual time (issue 15): under a model the emulator's answer is the model's, not the
+ * machine's. The SCALE-LES3 exchange of S3 on 9 ranks (3×3 torus, tofu, all 8 directions,
+ * k=872, BL(4)) — 9 rank JVMs on 2 cores, no time dilation — measures what the simulator
+ * predicts for the same program, and the same with two threads burning the CPUs beside it.
+ * Ratios only: no assertion on wall-clock time.
+ */
+class VirtualTimeTest {
+    private static final Pattern MEDIAN = Pattern.compile("# scale-les3-all k=872 bl:4: .*per exchange median ([0-9.]+)");
+
+    /** The emulated per-exchange median (modelled µs) of the cell, from rank 0's remark. */
+    private static double emulated() throws IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
+            .model("tofu").sched("bl:4").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
+            .jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        for (String line : r.output(0).split("\n")) {
+            Matcher m = MEDIAN.matcher(line);
+            if (m.find()) {
+                return Double.parseDouble(m.group(1));
+            }
+        }
+        throw new AssertionError("no scale-les3-all remark in rank 0's output:\n" + r.output(0));
+    }
+
+    private static double simulated() {
+        return SimMain.scaleLes3(Map.of("--iters", "5", "--warmup", "2", "--np", "9", "--model", "tofu"), "all", "bl:4", 872)
+            .value();
+    }
+
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void scaleLes3OnNineRanksIsTheSimulatorsFigure() throws IOException {
+        double sim = simulated();
+        double emu = emulated();
+        assertEquals(1.0, emu / sim, 0.01, () -> String.format(java.util.Locale.ROOT,
+            "emulated %.3f us, simulated %.3f us", emu, sim));
+    }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void theSameFigureBesideTwoCpuBurningThreads() throws Exception {
+        double quiet = emulated();
+        AtomicBoolean run = new AtomicBoolean(true);
+        Thread[] burners = new Thread[2];
+        for (int i = 0; i < burners.length; i++) {
+            burners[i] = new Thread(() -> {
+                long x = 0;
+                while (run.get()) {
+                    x += System.nanoTime() & 7;
+                }
+                if (x == 42) {
+                    System.out.print("");
+                }
+            }, "cpu-burner-" + i);
+            burners[i].setDaemon(true);
+            burners[i].start();
+        }
+        double busy;
+        try {
+            busy = emulated();
+        } finally {
+            run.set(false);
+            for (Thread t : burners) {
+                t.join(5_000);
+            }
+        }
+        double b = busy;
+        assertTrue(Math.abs(b / quiet - 1) <= 0.01, () -> String.format(java.util.Locale.ROOT,
+            "quiet %.3f us, beside two burning threads %.3f us", quiet, b));
+    }
+}
