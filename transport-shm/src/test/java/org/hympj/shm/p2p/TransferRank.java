@@ -140,7 +140,8 @@ public final class TransferRank {
             st = r.status();
         } else {
             Request s = c.isend(snd.buffer(), SEND_AT, n, type, right, t);
-            c.barrier(); // the message (or its RTS) from the left is in before its barrier packet
+            // a barrier of messages: the message (or its RTS) from the left is in before its barrier packet
+            c.barrier(Comm.BarrierAlgorithm.DISSEMINATION);
             st = c.recv(rcv.buffer(), RECV_AT, n, type, left, t);
             s.waitFor();
         }
