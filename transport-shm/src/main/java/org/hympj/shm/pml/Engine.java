@@ -125,6 +125,7 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
         this.fragPayload = fabric.ring(0, rank).maxMsgLength() - Packets.FRAG_HEADER;
         this.bulkChunk = Math.min(128 << 10, config.bulkBytes / 4);
         this.idler = new Idler(config, control, rank, launched);
+        idler.onPeersExited(this::failReceivesFromExited);
         this.timing = timing;
         this.jobFabric = jobFabric;
         this.routes = jobFabric.routes();
@@ -559,6 +560,29 @@ public final class Engine implements ProgressEngine, ControlledMessageHandler {
     /** Installs the job-wide barrier used by the pseudo-collective mode. */
     public void barrier(Runnable b) {
         this.barrier = b;
+    }
+
+    /**
+     * Fails the posted receives that only finalized, exited peers could match: after reading
+     * whatever they sent before they went (if their rings still hold packets, e.g. waiting
+     * for their turn in sequence, it waits for the next check).
+     */
+    private void failReceivesFromExited(boolean[] exited, boolean allExited, int last) {
+        for (int pass = 0; pass < 64 && progress() > 0; pass++) {
+            // drain
+        }
+        for (int p = 0; p < size; p++) {
+            for (int c = 0; exited[p] && c < channels; c++) {
+                if (fabric.inbound(c, p).size() > 0) {
+                    return;
+                }
+            }
+        }
+        for (MatchQueue q : contexts) {
+            if (q != null) {
+                q.failPostedFrom(exited, allExited, last);
+            }
+        }
     }
 
     /** Failure checks for polling calls that do not idle (test, iprobe). */
