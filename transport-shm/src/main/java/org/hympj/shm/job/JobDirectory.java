@@ -126,7 +126,7 @@ public final class JobDirectory {
         if (free < need + SPACE_MARGIN) {
             throw new IOException(String.format(
                 "not enough free space in %s for a job of %d ranks: it needs %d MiB (segment %d MiB + rings %d MiB per rank)"
-                    + " plus a %d MiB margin, and %d MiB are free; lower --segment-size, --ring-size or --bulk-size, or free %s "
+                    + " plus a %d MiB margin, and %d MiB are free; lower -np, --segment-size, --ring-size or --bulk-size, or free %s "
                     + "(bin/mpjrun --clean removes jobs left by dead launchers)",
                 root, config.size, need >> 20, config.segmentBytes >> 20,
                 (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
