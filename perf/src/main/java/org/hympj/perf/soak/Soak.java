@@ -22,11 +22,14 @@ import org.hympj.shm.launch.Launcher;
  * SIGKILLs itself at a random iteration. After each run it checks: a clean run exited 0 and
  * every rank verified its data; a killed run failed naming the victim and every survivor
  * caught RankFailedException naming it; no file of the job is left in /dev/shm and no rank
- * process is alive. Prints one line per run and a summary (also the ranks' RSS growth from a
- * fifth of a job's iterations to its end). Not a test: it takes minutes. Exit code 0 when
+ * process is alive. Prints one line per run and a summary, with the ranks' RSS growth over
+ * two windows of each clean job (warm-up, then the last two fifths), split into shared
+ * memory and committed Java heap: growth in the second window that neither explains is a leak. Not a test: it takes minutes. Exit code 0 when
  * every run was as expected.
  */
 public final class Soak {
+    /** Heap of every rank, fixed and pre-touched (see {@link #one}). */
+    static final String HEAP = "256m";
     private int minutes = 3;
     private int np = 8;
     private int iterations = 150;
@@ -41,7 +44,12 @@ public final class Soak {
     private final List<String> problems = new ArrayList<>();
     private int leakedFiles;
     private int leakedProcesses;
+    /** Per rank of a clean run: RSS growth over the second window (3/5 to the end), KiB. */
     private final List<Long> rssGrowthKb = new ArrayList<>();
+    /** The same over the first window (1/5 to 3/5): warm-up (heap and shared pages first touched). */
+    private final List<Long> rssWarmKb = new ArrayList<>();
+    private final List<Long> heapGrowthKb = new ArrayList<>();
+    private final List<Long> shmemGrowthKb = new ArrayList<>();
     private final List<Long> launchMillis = new ArrayList<>();
 
     private Soak() {
@@ -99,8 +107,8 @@ public final class Soak {
 
     private int soak(PrintStream out) throws IOException {
         Random rnd = new Random(seed);
-        out.printf("# soak: %d ranks, %d iterations per job, kill fraction %.2f, %d minutes, seed %d%n",
-            np, iterations, killFraction, minutes, seed);
+        out.printf("# soak: %d ranks, %d iterations per job, kill fraction %.2f, %d minutes, seed %d, rank heap %s"
+            + " (fixed, pre-touched)%n", np, iterations, killFraction, minutes, seed, HEAP);
         long end = System.nanoTime() + Duration.ofMinutes(minutes).toNanos();
         while (System.nanoTime() - end < 0) {
             boolean kill = rnd.nextDouble() < killFraction;
@@ -118,7 +126,9 @@ public final class Soak {
         LaunchSpec spec = LaunchSpec.of(np, SoakRank.class, Long.toString(jobSeed), Integer.toString(iterations),
             Integer.toString(victim), Integer.toString(killAt))
             .output(LaunchSpec.Output.CAPTURE)
-            .timeout(Duration.ofSeconds(300));
+            .timeout(Duration.ofSeconds(300))
+            // a fixed, pre-touched heap: RSS growth is then what is not the heap filling its pages
+            .jvmArg("-Xms" + HEAP).jvmArg("-Xmx" + HEAP).jvmArg("-XX:+AlwaysPreTouch");
         long t0 = System.nanoTime();
         JobResult r = Launcher.run(spec);
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -139,9 +149,16 @@ public final class Soak {
             }
             for (int k = 0; k < np; k++) {
                 List<String> rss = lines(r, k, "RSS ");
-                if (rss.size() == 1) {
-                    String[] f = rss.get(0).split(" ");
-                    rssGrowthKb.add(Long.parseLong(f[2]) - Long.parseLong(f[1]));
+                List<String> shm = lines(r, k, "SHMEM ");
+                List<String> heap = lines(r, k, "HEAP ");
+                if (rss.size() == 1 && shm.size() == 1 && heap.size() == 1) {
+                    long[] a = numbers(rss.get(0));
+                    rssWarmKb.add(a[1] - a[0]);
+                    rssGrowthKb.add(a[2] - a[1]);
+                    long[] b = numbers(shm.get(0));
+                    shmemGrowthKb.add(b[2] - b[1]);
+                    long[] c = numbers(heap.get(0));
+                    heapGrowthKb.add(c[2] - c[1]);
                 }
             }
         } else {
@@ -174,6 +191,21 @@ public final class Soak {
         out.printf("run %d: %s, exit %d, %d ms%s%n", runs, verdict, r.exitCode(), ms,
             files + procs == 0 ? "" : ", LEFT " + files + " files and " + procs + " processes");
         out.flush();
+    }
+
+    private static long[] numbers(String line) {
+        String[] f = line.trim().split(" ");
+        long[] out = new long[f.length - 1];
+        for (int i = 1; i < f.length; i++) {
+            out[i - 1] = Long.parseLong(f[i]);
+        }
+        return out;
+    }
+
+    private static String stats(List<Long> values) {
+        List<Long> g = new ArrayList<>(values);
+        Collections.sort(g);
+        return "median " + g.get(g.size() / 2) + ", max " + g.get(g.size() - 1) + ", min " + g.get(0);
     }
 
     private static List<String> lines(JobResult r, int rank, String prefix) {
@@ -236,10 +268,11 @@ public final class Soak {
         out.printf("leaks: %d job directories in %s, %d rank processes alive after their job%n", leakedFiles,
             JobDirectory.root(), leakedProcesses);
         if (!rssGrowthKb.isEmpty()) {
-            List<Long> g = new ArrayList<>(rssGrowthKb);
-            Collections.sort(g);
-            out.printf("rank RSS growth from iteration %d to %d (clean runs, %d ranks): median %d KiB, max %d KiB, min %d KiB%n",
-                iterations / 5, iterations, g.size(), g.get(g.size() / 2), g.get(g.size() - 1), g.get(0));
+            out.printf("rank memory in clean runs (%d ranks), KiB:%n", rssGrowthKb.size());
+            out.printf("  RSS growth, iteration %d to %d (warm-up): %s%n", iterations / 5, iterations * 3 / 5, stats(rssWarmKb));
+            out.printf("  RSS growth, iteration %d to %d: %s%n", iterations * 3 / 5, iterations, stats(rssGrowthKb));
+            out.printf("    of which shared memory touched (RssShmem): %s%n", stats(shmemGrowthKb));
+            out.printf("    committed Java heap growth over the same window: %s%n", stats(heapGrowthKb));
         }
         if (!launchMillis.isEmpty()) {
             List<Long> m = new ArrayList<>(launchMillis);

@@ -18,8 +18,9 @@ import org.hympj.api.Request;
  * exchange of a random size (inline, bulk-eager or rendezvous), an allreduce of a random
  * count, a bcast from a rotating root, and a start/wait of a persistent set (both neighbours)
  * of a size drawn once per job; every received element is checked. The victim SIGKILLs itself
- * at the start of its kill iteration. Prints {@code PID}, {@code RSS <kB> <kB>} (after a fifth
- * of the iterations and at the end), {@code VERIFIED <iterations>}, or {@code CAUGHT
+ * at the start of its kill iteration. Prints {@code PID}; {@code RSS}, {@code SHMEM} and
+ * {@code HEAP} lines, each in KiB after a fifth, three fifths and all of the iterations (VmRSS,
+ * RssShmem, committed heap); {@code VERIFIED <iterations>}, or {@code CAUGHT
  * <failedRank> <message>} when a call fails.
  */
 public final class SoakRank {
@@ -48,7 +49,8 @@ public final class SoakRank {
             PersistentRequest[] set = {
                 w.recvInit(pInL, 0, pn, Datatype.DOUBLE, left, 3), w.recvInit(pInR, 0, pn, Datatype.DOUBLE, right, 4),
                 w.sendInit(pOutR, 0, pn, Datatype.DOUBLE, right, 3), w.sendInit(pOutL, 0, pn, Datatype.DOUBLE, left, 4)};
-            long rssFirst = 0;
+            long[] mid = null;
+            long[] first = null;
             try {
                 for (int it = 0; it < iterations; it++) {
                     if (me == victim && it == killAt) {
@@ -96,11 +98,16 @@ public final class SoakRank {
                     verify(pInL, left, it, "persistent receive from the left");
                     verify(pInR, right, it + 1_000_000, "persistent receive from the right");
                     if (it == iterations / 5) {
-                        rssFirst = rssKb();
+                        first = memory();
+                    } else if (it == iterations * 3 / 5) {
+                        mid = memory();
                     }
                 }
                 w.barrier();
-                System.out.println("RSS " + rssFirst + " " + rssKb());
+                long[] last = memory();
+                System.out.println("RSS " + first[0] + " " + mid[0] + " " + last[0]);
+                System.out.println("SHMEM " + first[1] + " " + mid[1] + " " + last[1]);
+                System.out.println("HEAP " + first[2] + " " + mid[2] + " " + last[2]);
                 System.out.println("VERIFIED " + iterations);
             } catch (RankFailedException e) {
                 System.out.println("CAUGHT " + e.failedRank() + " " + e.getMessage());
@@ -145,12 +152,16 @@ public final class SoakRank {
         }
     }
 
-    private static long rssKb() throws IOException {
+    /** {VmRSS, RssShmem (mapped shared memory touched), committed Java heap}, in KiB. */
+    private static long[] memory() throws IOException {
+        long[] m = {-1, -1, Runtime.getRuntime().totalMemory() >> 10};
         for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
             if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                m[0] = Long.parseLong(line.replaceAll("[^0-9]", ""));
+            } else if (line.startsWith("RssShmem:")) {
+                m[1] = Long.parseLong(line.replaceAll("[^0-9]", ""));
             }
         }
-        return -1;
+        return m;
     }
 }
