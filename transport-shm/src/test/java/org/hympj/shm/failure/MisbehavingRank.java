@@ -22,6 +22,7 @@ import org.hympj.api.SegmentBuffer;
  * <li>{@code fill <doubles>}: allocates that many doubles of its segment, writes every page,
  *     a barrier, holds on for two seconds (so concurrent jobs overlap), prints {@code FILLED}.</li>
  * <li>{@code quick}: a barrier, then close.</li>
+ * <li>{@code watchdog}: prints {@code WATCHDOG <true|false>}: whether the launcher watchdog thread runs.</li>
  * </ul>
  */
 public final class MisbehavingRank {
@@ -97,6 +98,10 @@ public final class MisbehavingRank {
             }
             case "quick":
                 w.barrier();
+                break;
+            case "watchdog":
+                print("WATCHDOG " + Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> t.getName().equals("hympj-launcher-watchdog")));
                 break;
             default:
                 throw new IllegalArgumentException("mode: " + mode);

@@ -68,6 +68,21 @@ class ReliabilityTest {
         Processes.assertAllGone(r, 3);
     }
 
+    /** A launched rank has the launcher watchdog; a program run alone (no launcher) does not. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void watchdogRunsOnlyInLaunchedRanks() throws Exception {
+        JobResult r = MultiRank.launch(MultiRank.spec(2, MisbehavingRank.class, "watchdog"));
+        assertEquals(0, r.exitCode(), () -> MultiRank.report(r));
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(List.of("WATCHDOG true"), MultiRank.lines(r, rank, "WATCHDOG "), MultiRank.report(r));
+        }
+        org.hympj.shm.testing.JavaProcess alone =
+            org.hympj.shm.testing.JavaProcess.run(MisbehavingRank.class, java.util.Map.of(), "watchdog");
+        assertEquals(0, alone.exit, alone.report());
+        assertEquals(List.of("false"), alone.values("WATCHDOG "), alone.report());
+    }
+
     @Test
     void nonPositiveTimeoutIsRefused() {
         LaunchSpec s = MultiRank.spec(2, MisbehavingRank.class, "quick");
