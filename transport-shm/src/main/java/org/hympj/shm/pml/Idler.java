@@ -113,7 +113,8 @@ final class Idler {
 
     /**
      * The failure checks of an idle step without idling, for polling calls (test, iprobe):
-     * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing.
+     * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing while the
+     * peers run (a finalized peer is looked up until its process is gone).
      */
     void poll() {
         checkAbort();
