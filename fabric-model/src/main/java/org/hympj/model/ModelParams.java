@@ -24,7 +24,12 @@ public final class ModelParams {
         this.p = p;
     }
 
-    /** A preset name (ha-pacs, tofu) or a path to a properties file. */
+    /**
+     * A preset name (ha-pacs, tofu) or a path to a properties file.
+     *
+     * @throws IllegalArgumentException for an unknown model, an unknown key, or a value out of
+     *     its key's range (the message names the key, the value and the range)
+     */
     public static ModelParams load(String nameOrFile) {
         if (nameOrFile == null || nameOrFile.isEmpty() || nameOrFile.equals("none")) {
             throw new IllegalArgumentException("no model: --model none runs native shared memory without timing");
@@ -33,6 +38,7 @@ public final class ModelParams {
         try (InputStream in = ModelParams.class.getResourceAsStream(nameOrFile + ".properties")) {
             if (in != null) {
                 props.load(in);
+                ModelRules.check(nameOrFile, props);
                 return new ModelParams(nameOrFile, props);
             }
         } catch (IOException e) {
@@ -54,14 +60,21 @@ public final class ModelParams {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read model file " + f + ": " + e.getMessage(), e);
         }
-        return new ModelParams(props.getProperty("name", f.getFileName().toString()), props);
+        String name = props.getProperty("name", f.getFileName().toString()).trim();
+        ModelRules.check(name + " (" + f + ")", props);
+        return new ModelParams(name, props);
     }
 
-    /** A copy with some values replaced (for fitting and tests). */
+    /**
+     * A copy with some values replaced (for fitting and tests).
+     *
+     * @throws IllegalArgumentException if the value is outside the key's range (see {@link #load})
+     */
     public ModelParams with(String key, String value) {
         Properties q = new Properties();
         q.putAll(p);
         q.setProperty(key, value);
+        ModelRules.check(name, q);
         return new ModelParams(name, q);
     }
 

@@ -43,7 +43,7 @@ public final class Datatype {
         this.extent = extent;
         long n = blockLength;
         for (int c : counts) {
-            n *= c;
+            n = Math.multiplyExact(n, c); // callers turn the overflow into IllegalArgumentException
         }
         this.elements = n;
     }
@@ -63,7 +63,7 @@ public final class Datatype {
 
     /** {@code count} consecutive items of this type (MPI_Type_contiguous). */
     public Datatype contiguous(int count) {
-        return vector(count, 1, 1);
+        return vector("contiguous(count=" + count + ")", count, 1, 1);
     }
 
     /**
@@ -73,6 +73,11 @@ public final class Datatype {
      * @throws IllegalArgumentException if count or blockLength is negative, or stride is below 1
      */
     public Datatype vector(int count, int blockLength, int stride) {
+        return vector("vector(count=" + count + ", blockLength=" + blockLength + ", stride=" + stride + ")", count,
+            blockLength, stride);
+    }
+
+    private Datatype vector(String call, int count, int blockLength, int stride) {
         if (count < 0) {
             throw new IllegalArgumentException("count must be >= 0, was " + count);
         }
@@ -100,8 +105,19 @@ public final class Datatype {
             c[i + 2] = counts[i];
             s[i + 2] = strides[i];
         }
-        long newExtent = ((long) (count - 1) * stride + blockLength) * extent;
-        return normalise(primitive, blockLength(), c, s, newExtent);
+        try {
+            long newExtent = Math.multiplyExact((long) (count - 1) * stride + blockLength, extent);
+            s[0] = Math.multiplyExact((long) stride, extent);
+            return normalise(primitive, blockLength(), c, s, newExtent);
+        } catch (ArithmeticException e) {
+            throw tooLarge(call + " of " + this);
+        }
+    }
+
+    /** The error of a layout whose sizes do not fit: blocks, strides and element counts are ints. */
+    private static IllegalArgumentException tooLarge(String what) {
+        return new IllegalArgumentException(what + " is too large: a block, a stride or the number of elements of one "
+            + "item would exceed " + Integer.MAX_VALUE + " elements");
     }
 
     /**
@@ -119,6 +135,15 @@ public final class Datatype {
             || sizes.length != subsizes.length || sizes.length != starts.length) {
             throw new IllegalArgumentException("sizes, subsizes and starts must be non-empty and of equal length");
         }
+        try {
+            return subarrayChecked(sizes, subsizes, starts);
+        } catch (ArithmeticException e) {
+            throw tooLarge("subarray(sizes=" + Arrays.toString(sizes) + ", subsizes=" + Arrays.toString(subsizes)
+                + ", starts=" + Arrays.toString(starts) + ")");
+        }
+    }
+
+    private Datatype subarrayChecked(int[] sizes, int[] subsizes, int[] starts) {
         int n = sizes.length;
         long[] c = new long[n];
         long[] st = new long[n];
@@ -134,8 +159,8 @@ public final class Datatype {
             }
             c[d] = subsizes[d];
             st[d] = stride;
-            disp += starts[d] * stride;
-            stride *= sizes[d];
+            disp = Math.addExact(disp, Math.multiplyExact(starts[d], stride));
+            stride = Math.multiplyExact(stride, sizes[d]);
         }
         for (long x : c) {
             if (x == 0) {

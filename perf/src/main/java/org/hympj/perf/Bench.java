@@ -21,6 +21,8 @@ public final class Bench {
     static final String USAGE = String.join("\n",
         "usage: hympj-bench NAME [options] [sizes...]      (barrier: sizes are rank counts, one launch each)",
         "       hympj-bench --list",
+        "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S]",
+        "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
         "  --reps R              run R times (rep column 1..R); default 1. Each run is one launch",
         "                        per buffer kind (fresh JVMs for each variant)",
@@ -60,6 +62,14 @@ public final class Bench {
     }
 
     static int cli(String[] argv) {
+        if (argv.length > 0 && argv[0].equals("soak")) {
+            try {
+                return org.hympj.perf.soak.Soak.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
+            } catch (IOException e) {
+                System.err.println("hympj-bench soak: " + e.getMessage());
+                return 1;
+            }
+        }
         Integer driver = org.hympj.perf.fabric.FabricBench.run(argv); // fabric drivers: their own options
         if (driver != null) {
             return driver;

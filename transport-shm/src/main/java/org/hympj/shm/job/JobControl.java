@@ -23,6 +23,10 @@ public final class JobControl implements AutoCloseable {
     public static final int STATE_RUNNING = 1;
     public static final int STATE_FINALIZED = 2;
     public static final int STATE_FAILED = 3;
+    /** {@link #failedCode()} of a rank that exited 0 without finalizing. */
+    public static final int CODE_NOT_FINALIZED = -2;
+    /** {@link #failedCode()} when a rank's watchdog found the launcher gone ({@link #failedRank()} is that rank). */
+    public static final int CODE_LAUNCHER_GONE = -3;
 
     private static final int MAGIC = 0x48594d50; // "HYMP"
     private static final int HDR_MAGIC = 0;
@@ -35,16 +39,25 @@ public final class JobControl implements AutoCloseable {
     private static final int SLOT_PID = 0;
     private static final int SLOT_STATE = 8;
     private static final int SLOT_HEARTBEAT = 16;
+    /** The rank's process start time (ms since the epoch, 0 = unknown): with the pid, who it is. */
+    private static final int SLOT_START = 24;
 
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final MappedByteBuffer buf;
     private final int size;
+    private final Path file;
 
-    private JobControl(MappedByteBuffer buf, int size) {
+    private JobControl(MappedByteBuffer buf, int size, Path file) {
         this.buf = buf;
         this.size = size;
+        this.file = file;
+    }
+
+    /** The job directory this control file is in. */
+    public Path directory() {
+        return file.toAbsolutePath().getParent();
     }
 
     public static long fileSize(int ranks) {
@@ -71,7 +84,7 @@ public final class JobControl implements AutoCloseable {
     private static JobControl map(Path file, int ranks) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MappedByteBuffer b = ch.map(FileChannel.MapMode.READ_WRITE, 0, fileSize(ranks));
-            return new JobControl(b, ranks);
+            return new JobControl(b, ranks, file);
         }
     }
 
@@ -87,6 +100,8 @@ public final class JobControl implements AutoCloseable {
     }
 
     public void register(int rank, long pid) {
+        long start = ProcessHandle.of(pid).map(JobConfig::startMillis).orElse(0L);
+        LONG.setVolatile(buf, slot(rank) + SLOT_START, start);
         LONG.setVolatile(buf, slot(rank) + SLOT_PID, pid);
         setState(rank, STATE_RUNNING);
         heartbeat(rank, System.nanoTime());
@@ -94,6 +109,38 @@ public final class JobControl implements AutoCloseable {
 
     public long pid(int rank) {
         return (long) LONG.getVolatile(buf, slot(rank) + SLOT_PID);
+    }
+
+    /** The start time (ms since the epoch) of the process that registered as {@code rank}, 0 if unknown. */
+    public long startMillis(int rank) {
+        return (long) LONG.getVolatile(buf, slot(rank) + SLOT_START);
+    }
+
+    /**
+     * True while the process that registered as {@code rank} runs: same pid and, when known,
+     * same start time (a reused pid is another process). False for a rank that never registered.
+     */
+    public boolean rankAlive(int rank) {
+        long pid = pid(rank);
+        if (pid == 0) {
+            return false;
+        }
+        long start = startMillis(rank);
+        return ProcessHandle.of(pid)
+            .filter(ProcessHandle::isAlive)
+            .filter(h -> start == 0 || JobConfig.startMillis(h) == start)
+            .isPresent();
+    }
+
+    /** The ranks whose process is still running, in order. */
+    public java.util.List<Integer> liveRanks() {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (rankAlive(r)) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     public void setState(int rank, int state) {

@@ -21,7 +21,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * A job's directory in /dev/shm: {@code hympj-<job>/} (mode 0700) holding job.properties,
  * job.ctl, and per rank a ring file (the inbound packet rings, one per sender) and a
  * segment file (the registered memory peers write into). Files are mode 0600, created
- * under a temporary name and renamed into place so nobody maps a half-built file.
+ * under a temporary name and renamed into place so nobody maps a half-built file. Every
+ * file's pages are allocated at creation ({@link SpaceReservation}): a job that does not fit
+ * in /dev/shm fails to start with a message, instead of a rank dying of SIGBUS later.
  *
  * <p>The creator (the launcher, or a rank run alone) deletes the directory when the job ends.
  */
@@ -124,7 +126,7 @@ public final class JobDirectory {
         if (free < need + SPACE_MARGIN) {
             throw new IOException(String.format(
                 "not enough free space in %s for a job of %d ranks: it needs %d MiB (segment %d MiB + rings %d MiB per rank)"
-                    + " plus a %d MiB margin, and %d MiB are free; lower --segment-size, --ring-size or --bulk-size, or free %s "
+                    + " plus a %d MiB margin, and %d MiB are free; lower -np, --segment-size, --ring-size or --bulk-size, or free %s "
                     + "(bin/mpjrun --clean removes jobs left by dead launchers)",
                 root, config.size, need >> 20, config.segmentBytes >> 20,
                 (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
@@ -133,21 +135,40 @@ public final class JobDirectory {
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         JobDirectory jd = new JobDirectory(dir, config);
         try {
+            // every file is made sparse under a temporary name, then all get their pages at once,
+            // then they are published: a job that cannot have its memory fails here, not by SIGBUS later
+            List<Path[]> files = new ArrayList<>();
+            SpaceReservation space = new SpaceReservation();
             for (int r = 0; r < config.size; r++) {
-                jd.createFile(jd.ringFile(r), (long) config.channels() * config.size * ringSlotBytes(config.ringBytes));
-                jd.createFile(jd.bulkFile(r), (long) config.channels() * config.size * bulkSlotBytes(config.bulkBytes));
-                jd.createFile(jd.segmentFile(r), config.segmentBytes);
+                jd.stage(files, space, jd.ringFile(r), (long) config.channels() * config.size * ringSlotBytes(config.ringBytes));
+                jd.stage(files, space, jd.bulkFile(r), (long) config.channels() * config.size * bulkSlotBytes(config.bulkBytes));
+                jd.stage(files, space, jd.segmentFile(r), config.segmentBytes);
             }
             if (config.emulatesFabrics()) {
-                jd.createFile(jd.timelinesFile(), timelinesBytes(config.size));
+                jd.stage(files, space, jd.timelinesFile(), timelinesBytes(config.size));
             }
-            jd.createFile(jd.collFile(), collBytes(config.size));
+            jd.stage(files, space, jd.collFile(), collBytes(config.size));
             if (config.p2p.equals("onesided")) {
                 for (int r = 0; r < config.size; r++) {
-                    jd.createFile(jd.oneSidedFile(r), FileLayout.oneSidedFileBytes(config.size));
+                    jd.stage(files, space, jd.oneSidedFile(r), FileLayout.oneSidedFileBytes(config.size));
                 }
             }
+            try {
+                space.reserve();
+            } catch (IOException e) {
+                throw new IOException(String.format(
+                    "cannot reserve the %d MiB of shared memory a job of %d ranks needs in %s (%s); lower -np, "
+                        + "--segment-size (%d MiB per rank), --ring-size or --bulk-size (%d MiB per rank), or free %s "
+                        + "(bin/mpjrun --clean removes jobs left by dead launchers)",
+                    need >> 20, config.size, root, e.getMessage(), config.segmentBytes >> 20,
+                    (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20,
+                    root), e);
+            }
+            for (Path[] f : files) {
+                publish(f[0], f[1]);
+            }
             Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));
+            SpaceReservation.writeZeros(ctlTmp, JobControl.fileSize(config.size));
             JobControl.create(ctlTmp, config.size).close();
             publish(ctlTmp, jd.controlFile());
             Path propsTmp = dir.resolve(".job.properties.tmp");
@@ -174,15 +195,18 @@ public final class JobDirectory {
         return JobControl.open(controlFile(), config.size);
     }
 
-    private void createFile(Path target, long size) throws IOException {
-        publish(createTemp(target, size), target);
+    /** Creates {@code target}'s temporary file and lists it for reservation and publication. */
+    private void stage(List<Path[]> files, SpaceReservation space, Path target, long size) throws IOException {
+        Path tmp = createTemp(target, size);
+        files.add(new Path[] {tmp, target});
+        space.add(tmp, size);
     }
 
     private Path createTemp(Path target, long size) throws IOException {
         Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
         Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try (RandomAccessFile f = new RandomAccessFile(tmp.toFile(), "rw")) {
-            f.setLength(size); // sparse on tmpfs: pages cost memory only when touched
+            f.setLength(size); // sparse until SpaceReservation gives it its pages
         }
         return tmp;
     }
@@ -221,27 +245,73 @@ public final class JobDirectory {
         }
     }
 
+    /** What {@code mpjrun --clean} decided about one job directory. */
+    public static final class Verdict {
+        public final Path dir;
+        /** True when the directory may be removed: its launcher and every rank are gone. */
+        public final boolean stale;
+        /** Why it is kept ("" when stale). */
+        public final String reason;
+
+        Verdict(Path dir, boolean stale, String reason) {
+            this.dir = dir;
+            this.stale = stale;
+            this.reason = reason;
+        }
+    }
+
     /**
      * Job directories under the root whose creator is gone (launcher dead, or no readable
      * job.properties and older than a minute).
      */
     public static List<Path> stale() throws IOException {
         List<Path> out = new ArrayList<>();
+        for (Verdict v : survey()) {
+            if (v.stale) {
+                out.add(v.dir);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every job directory under the root, each judged: stale when its launcher is gone and no
+     * rank registered in its job.ctl is still running (pid and start time), or when it has no
+     * readable job.properties and is older than a minute (a creation that died half way).
+     * A job whose launcher is gone but whose ranks still run is kept: removing its files
+     * under them would turn a rank's next page fault into SIGBUS.
+     */
+    public static List<Verdict> survey() throws IOException {
+        List<Verdict> out = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(root(), PREFIX + "*")) {
             for (Path d : ds) {
-                if (!Files.isDirectory(d)) {
+                if (!Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
+                JobConfig c;
                 try {
-                    JobConfig c = JobConfig.load(d.resolve("job.properties"));
-                    if (!c.launcherAlive()) {
-                        out.add(d);
-                    }
+                    c = JobConfig.load(d.resolve("job.properties"));
                 } catch (IOException | RuntimeException e) {
                     long age = System.currentTimeMillis() - Files.getLastModifiedTime(d).toMillis();
-                    if (age > 60_000) {
-                        out.add(d);
-                    }
+                    out.add(age > 60_000 ? new Verdict(d, true, "")
+                        : new Verdict(d, false, "being created (incomplete, less than a minute old)"));
+                    continue;
+                }
+                if (c.launcherAlive()) {
+                    out.add(new Verdict(d, false, "its launcher (pid " + c.launcherPid + ") is running"));
+                    continue;
+                }
+                List<Integer> live = List.of();
+                try (JobControl ctl = JobControl.open(d.resolve("job.ctl"), c.size)) {
+                    live = ctl.liveRanks();
+                } catch (IOException | RuntimeException e) {
+                    // no usable job.ctl: no rank can have registered in it
+                }
+                if (live.isEmpty()) {
+                    out.add(new Verdict(d, true, ""));
+                } else {
+                    out.add(new Verdict(d, false, "its launcher (pid " + c.launcherPid + ") is gone but rank"
+                        + (live.size() == 1 ? " " : "s ") + live + " still run"));
                 }
             }
         }

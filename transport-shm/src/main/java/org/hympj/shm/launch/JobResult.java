@@ -8,6 +8,8 @@ import java.util.List;
 public final class JobResult {
     /** Exit code used when the job hit its timeout. */
     public static final int TIMEOUT_EXIT = 124;
+    /** Exit code used when a rank exited 0 after init without finalizing (no Mpj.close()). */
+    public static final int NOT_FINALIZED_EXIT = 125;
 
     private final int exitCode;
     private final int failedRank;
@@ -28,7 +30,11 @@ public final class JobResult {
         this.elapsedMillis = elapsedMillis;
     }
 
-    /** 0 when every rank exited 0; else the first failing rank's code ({@link #TIMEOUT_EXIT} on timeout). */
+    /**
+     * 0 when every rank exited 0 (after finalizing, if it initialized); else the first failing
+     * rank's code ({@link #TIMEOUT_EXIT} on timeout, {@link #NOT_FINALIZED_EXIT} for a rank that
+     * exited 0 without finalizing).
+     */
     public int exitCode() {
         return exitCode;
     }

@@ -96,7 +96,11 @@ public final class LaunchSpec {
         return this;
     }
 
+    /** Kills the job after {@code t}; {@link Duration#ZERO} = no timeout. */
     public LaunchSpec timeout(Duration t) {
+        if (t == null || t.isNegative()) {
+            throw new IllegalArgumentException("timeout must be positive (or Duration.ZERO for none), was " + t);
+        }
         this.timeout = t;
         return this;
     }

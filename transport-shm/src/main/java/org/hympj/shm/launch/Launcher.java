@@ -247,13 +247,18 @@ public final class Launcher {
                         continue;
                     }
                     codes[r] = procs[r].exitValue();
-                    boolean finalized = control.state(r) == JobControl.STATE_FINALIZED;
-                    if (codes[r] != 0 && failedRank < 0 && !timedOut) {
+                    int state = control.state(r);
+                    boolean finalized = state == JobControl.STATE_FINALIZED;
+                    // exit 0 after init without close(): peers would wait for it forever (MPI: erroneous)
+                    boolean unfinalized = codes[r] == 0 && state == JobControl.STATE_RUNNING;
+                    if ((codes[r] != 0 || unfinalized) && failedRank < 0 && !timedOut) {
                         failedRank = r;
-                        failedCode = codes[r];
-                        message = "rank " + r + " exited with " + describe(codes[r])
-                            + (finalized ? "" : " before finalize") + "; job aborted";
-                        control.abort(r, codes[r]);
+                        failedCode = unfinalized ? JobResult.NOT_FINALIZED_EXIT : codes[r];
+                        message = unfinalized
+                            ? "rank " + r + " exited with code 0 without finalizing (Mpj.close() was not called); job aborted"
+                            : "rank " + r + " exited with " + describe(codes[r]) + (finalized ? "" : " before finalize")
+                                + "; job aborted";
+                        control.abort(r, unfinalized ? JobControl.CODE_NOT_FINALIZED : codes[r]);
                         abortedAt = System.nanoTime();
                         LOG.debug(message);
                     }

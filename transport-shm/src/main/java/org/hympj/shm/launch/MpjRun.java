@@ -24,7 +24,7 @@ public final class MpjRun {
 
     static final String USAGE = String.join("\n",
         "usage: mpjrun -np N [options] MAIN [args...]",
-        "       mpjrun --clean            remove job directories whose launcher is gone",
+        "       mpjrun --clean            remove job directories whose launcher and ranks are gone",
         "options:",
         "  -np N                 number of ranks (JVMs), required",
         "  -cp, --classpath CP   class path of the application, added to HyMPJ's own",
@@ -65,7 +65,8 @@ public final class MpjRun {
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
         "                        completions, waits) to DIR/rank-<r>/ (Chronicle Queues; DIR is created,",
         "                        an earlier job's journals in it are replaced); read with bin/hympj-trace DIR",
-        "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout)");
+        "exit code: 0 when every rank exits 0; else the first failing rank's code (124 on timeout,",
+        "125 when a rank exited 0 without finalizing); 1 when the job could not start, 2 for bad options");
 
     public static void main(String[] argv) {
         int code;
@@ -116,9 +117,15 @@ public final class MpjRun {
                 case "--model":
                     spec.model(value(argv, ++i, a));
                     break;
-                case "--timeout":
-                    spec.timeout(Duration.ofSeconds(parseInt(a, value(argv, ++i, a))));
+                case "--timeout": {
+                    int sec = parseInt(a, value(argv, ++i, a));
+                    if (sec <= 0) {
+                        throw new IllegalArgumentException("--timeout must be a positive number of seconds, was " + sec
+                            + " (leave it out for no timeout)");
+                    }
+                    spec.timeout(Duration.ofSeconds(sec));
                     break;
+                }
                 case "--tag-output":
                     spec.output(LaunchSpec.Output.TAG);
                     break;
@@ -235,13 +242,20 @@ public final class MpjRun {
     }
 
     private static int clean() throws IOException {
-        List<Path> stale = JobDirectory.stale();
-        for (Path p : stale) {
-            JobDirectory.deleteTree(p);
-            System.out.println("removed " + p);
+        int removed = 0;
+        int kept = 0;
+        for (JobDirectory.Verdict v : JobDirectory.survey()) {
+            if (v.stale) {
+                JobDirectory.deleteTree(v.dir);
+                System.out.println("removed " + v.dir);
+                removed++;
+            } else {
+                System.out.println("kept " + v.dir + ": " + v.reason);
+                kept++;
+            }
         }
-        System.out.println("mpjrun --clean: " + stale.size() + " stale job director" + (stale.size() == 1 ? "y" : "ies")
-            + " removed");
+        System.out.println("mpjrun --clean: " + removed + " stale job director" + (removed == 1 ? "y" : "ies")
+            + " removed, " + kept + " kept");
         return 0;
     }
 

@@ -64,6 +64,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.eagerLimit = config.eagerLimit;
         this.timing = timing;
         this.idler = new Idler(config, control, rank, launched);
+        idler.onPeersExited(this::failReceivesFromExited);
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()
             ? VirtualPacing.of(timing, jobFabric, events, fabric.channels(), size)
             : ModelPacing.of(timing, jobFabric, events);
@@ -267,6 +268,25 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     /** Installs the job-wide barrier used by the pseudo-collective mode. */
     public void barrier(Runnable b) {
         sets.barrier(b);
+    }
+
+    /**
+     * Fails the posted receives that only finalized, exited peers could match: after reading
+     * whatever they sent before they went (if their rings still hold packets, e.g. waiting
+     * for their turn in sequence, it waits for the next check).
+     */
+    private void failReceivesFromExited(boolean[] exited, boolean allExited, int last) {
+        for (int pass = 0; pass < 64 && progress() > 0; pass++) {
+            // drain
+        }
+        for (int p = 0; p < size; p++) {
+            for (int c = 0; exited[p] && c < fabric.channels(); c++) {
+                if (fabric.inbound(c, p).size() > 0) {
+                    return;
+                }
+            }
+        }
+        matching.failPostedFrom(exited, allExited, last);
     }
 
     /** Failure checks for polling calls that do not idle (test, iprobe). */

@@ -8,16 +8,30 @@ import org.hympj.api.MpjException;
 import org.hympj.api.RankFailedException;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
+import org.hympj.shm.job.LauncherWatchdog;
 
 /**
  * How a rank waits when nothing moved: spin briefly, then yield, then park (Agrona's
  * {@link BackoffIdleStrategy}), tuned by whether the machine is oversubscribed (more ranks
  * than cores: spinning then steals the core the peer needs). Every idle step also checks the
  * job's abort flag (one volatile read), and about once a second the peers' processes, so a
- * dead rank makes every waiting peer fail within seconds, naming it.
+ * dead rank makes every waiting peer fail within seconds, naming it. A peer that finalized
+ * and whose process is gone is reported to the {@link ExitedPeers} listener (the engine fails
+ * the receives only it could have matched). A rank started by a launcher also gets a
+ * {@link LauncherWatchdog}, which halts it within a second of its launcher's death.
  */
 final class Idler {
     private static final long PEER_CHECK_NS = 500_000_000L;
+
+    /** Told, at a peer check, which peers have finalized and exited (for receives nothing can match any more). */
+    interface ExitedPeers {
+        /**
+         * @param exited    exited[p]: rank p finalized and its process is gone (read only)
+         * @param allExited every rank but this one has
+         * @param last      the highest exited rank (the one to name for ANY_SOURCE)
+         */
+        void peersExited(boolean[] exited, boolean allExited, int last);
+    }
 
     private final IdleStrategy strategy;
     private final JobControl control;
@@ -29,6 +43,11 @@ final class Idler {
     /** Peers' process handles, looked up once each (when the peer has registered), so checks allocate nothing. */
     private final ProcessHandle[] peers;
     private final ProcessHandle launcher;
+    /** exited[p]: peer p finalized and its process is gone (nothing more can come from it). */
+    private final boolean[] exited;
+    private int exitedCount;
+    private int lastExited = -1;
+    private ExitedPeers exitedListener;
 
     Idler(JobConfig config, JobControl control, int rank, boolean launched) {
         this.control = control;
@@ -39,6 +58,15 @@ final class Idler {
         this.peers = new ProcessHandle[config.size];
         // resolved once: ProcessHandle.isAlive() on a kept handle also guards against pid reuse
         this.launcher = launched && config.launcherAlive() ? ProcessHandle.of(config.launcherPid).orElse(null) : null;
+        this.exited = new boolean[config.size];
+        if (launched) {
+            LauncherWatchdog.start(config, control, rank);
+        }
+    }
+
+    /** Who to tell about peers that finalized and exited (the engine). */
+    void onPeersExited(ExitedPeers listener) {
+        this.exitedListener = listener;
     }
 
     static IdleStrategy strategy(String idle, int ranks, int cores) {
@@ -85,7 +113,8 @@ final class Idler {
 
     /**
      * The failure checks of an idle step without idling, for polling calls (test, iprobe):
-     * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing.
+     * the abort flag every time, the peers' processes about every 0.5 s. Allocates nothing while the
+     * peers run (a finalized peer is looked up until its process is gone).
      */
     void poll() {
         checkAbort();
@@ -103,6 +132,9 @@ final class Idler {
         if (control.aborted()) {
             int failed = control.failedRank();
             if (failed < 0) {
+                if (control.failedCode() == JobControl.CODE_LAUNCHER_GONE) {
+                    throw new MpjException("the launcher of this job (pid " + config.launcherPid + ") is gone; job aborted");
+                }
                 throw new MpjException("job aborted by its launcher (timeout or signal)");
             }
             throw new RankFailedException(failed, describe(control.failedCode()) + "; the job is aborted");
@@ -111,7 +143,19 @@ final class Idler {
 
     private void checkPeers() {
         for (int p = 0; p < config.size; p++) {
-            if (p == rank || control.state(p) != JobControl.STATE_RUNNING) {
+            if (p == rank || exited[p]) {
+                continue;
+            }
+            int state = control.state(p);
+            if (state == JobControl.STATE_FINALIZED) {
+                if (!control.rankAlive(p)) {
+                    exited[p] = true;
+                    exitedCount++;
+                    lastExited = Math.max(lastExited, p);
+                }
+                continue;
+            }
+            if (state != JobControl.STATE_RUNNING) {
                 continue;
             }
             ProcessHandle h = peers[p];
@@ -132,6 +176,9 @@ final class Idler {
                 checkAbort();
             }
         }
+        if (exitedCount > 0 && exitedListener != null) {
+            exitedListener.peersExited(exited, exitedCount == config.size - 1, lastExited);
+        }
         if (launched && (launcher == null || !launcher.isAlive())) {
             control.abort(-1, -1);
             throw new MpjException("the launcher of this job (pid " + config.launcherPid + ") is gone");
@@ -141,6 +188,12 @@ final class Idler {
     static String describe(int code) {
         if (code == -1) {
             return "its process died";
+        }
+        if (code == JobControl.CODE_NOT_FINALIZED) {
+            return "it exited (code 0) without finalizing (no Mpj.close())";
+        }
+        if (code == JobControl.CODE_LAUNCHER_GONE) {
+            return "its launcher is gone";
         }
         if (code > 128 && code < 160) {
             return "exit code " + code + " (killed by signal " + (code - 128) + ")";

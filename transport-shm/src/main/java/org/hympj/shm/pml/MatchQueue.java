@@ -39,6 +39,32 @@ final class MatchQueue {
         postedTail = r;
     }
 
+    /**
+     * Fails the posted receives nothing can match any more: those naming a peer that has
+     * finalized and exited ({@code exited[peer]}), and ANY_SOURCE ones once every other rank
+     * has ({@code allExited}). Call only after the exited peers' packets have all been read.
+     *
+     * @return how many receives were failed
+     */
+    int failPostedFrom(boolean[] exited, boolean allExited, int lastExited) {
+        int n = 0;
+        for (RecvReq r = postedHead; r != null; ) {
+            RecvReq next = r.next;
+            int peer = r.source == Comm.ANY_SOURCE ? (allExited ? lastExited : -1) : r.source;
+            if (peer >= 0 && peer < exited.length && exited[peer]) {
+                unlink(r);
+                r.fail(new org.hympj.api.RankFailedException(peer, r.source == Comm.ANY_SOURCE
+                    ? "every other rank has finalized and exited; nothing can arrive for a receive from ANY_SOURCE (tag "
+                        + r.tag + ")"
+                    : "rank " + peer + " has finalized and exited; nothing more can arrive from it (receive tag "
+                        + r.tag + " was never matched)"));
+                n++;
+            }
+            r = next;
+        }
+        return n;
+    }
+
     private void unlink(RecvReq r) {
         if (r.prev == null) {
             postedHead = r.next;

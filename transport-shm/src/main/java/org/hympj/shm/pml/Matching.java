@@ -179,4 +179,13 @@ final class Matching {
         u.next = freeUnexpected;
         freeUnexpected = u;
     }
+
+    /** Fails the posted receives only finalized, exited peers could match (see {@link MatchQueue#failPostedFrom}). */
+    void failPostedFrom(boolean[] exited, boolean allExited, int last) {
+        for (MatchQueue q : contexts) {
+            if (q != null) {
+                q.failPostedFrom(exited, allExited, last);
+            }
+        }
+    }
 }

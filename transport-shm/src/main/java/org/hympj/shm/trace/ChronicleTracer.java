@@ -56,7 +56,10 @@ public final class ChronicleTracer implements Tracer {
     private final HashMap<String, Integer> ids = new HashMap<>();
     private boolean closed;
 
-    private ChronicleTracer(SingleChronicleQueue queue, int rank) {
+    private final Path dir;
+
+    private ChronicleTracer(SingleChronicleQueue queue, int rank, Path dir) {
+        this.dir = dir;
         this.queue = queue;
         this.appender = queue.createAppender();
         this.rank = rank;
@@ -70,14 +73,18 @@ public final class ChronicleTracer implements Tracer {
     public static Tracer open(Path dir, int rank, int size, String jobId, String model, long epochNanos,
                               double dilation, int enginesPerRank, int ibHcaBase, int subcluster) {
         try {
-            Files.createDirectories(dir);
+            TraceDirectory.createRankDir(dir);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new java.io.UncheckedIOException("cannot create trace directory " + dir + ": it already exists"
+                + (Files.isSymbolicLink(dir) ? " as a symbolic link (not followed)" : "")
+                + "; the launcher empties the trace directory before a job starts", e);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot create trace directory " + dir + ": " + e.getMessage(), e);
         }
         SingleChronicleQueue q = queue(dir, false);
         ChronicleTracer t;
         try {
-            t = new ChronicleTracer(q, rank);
+            t = new ChronicleTracer(q, rank, dir);
         } catch (RuntimeException e) {
             q.close();
             throw e;
@@ -176,6 +183,7 @@ public final class ChronicleTracer implements Tracer {
             appender.close();
         } finally {
             queue.close();
+            TraceDirectory.restrictFiles(dir);
         }
     }
 }
