@@ -17,7 +17,7 @@ class MpiJavaProgramsTest {
         "groups", "cart", "bsend", "pack", "errors", "environment"};
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void conformance(int np) {
         Jobs.runAndPass(np, Conformance.class, SCENARIOS);
