@@ -56,6 +56,32 @@ public class Comm {
         return g == MPI.IDENT ? MPI.CONGRUENT : g;
     }
 
+    /** False: a communicator object stands for a communicator (mpiJava returns null for COMM_NULL). */
+    public boolean Is_null() {
+        return false;
+    }
+
+    /**
+     * The predefined attributes: {@link MPI#TAG_UB} the largest tag, {@link MPI#HOST}
+     * {@link MPI#PROC_NULL} (no host process), {@link MPI#IO} {@link MPI#ANY_SOURCE} (every rank
+     * may do I/O), {@link MPI#WTIME_IS_GLOBAL} 1 (one clock for every rank of the machine).
+     */
+    public int Attr_get(int keyval) {
+        switch (keyval) {
+            case MPI.TAG_UB:
+                return org.hympj.api.Comm.TAG_UB;
+            case MPI.HOST:
+                return MPI.PROC_NULL;
+            case MPI.IO:
+                return MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL:
+                return 1;
+            default:
+                throw MPIException.notSupported("Attr_get of key " + keyval, "only the predefined keys TAG_UB, HOST,"
+                    + " IO and WTIME_IS_GLOBAL exist (no Keyval_create)");
+        }
+    }
+
     /** False: HyMPJ has no intercommunicators. */
     public boolean Test_inter() {
         return false;

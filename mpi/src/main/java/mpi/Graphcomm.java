@@ -17,6 +17,11 @@ public class Graphcomm extends Intracomm {
     }
 
     /** Not supported (no Graphcomm exists). */
+    public int Map(int[] index, int[] edges) {
+        throw MPIException.notSupported("Graphcomm.Map", "the core API has no graph topology");
+    }
+
+    /** Not supported (no Graphcomm exists). */
     public int[] Neighbours(int rank) {
         throw MPIException.notSupported("Graphcomm.Neighbours", "the core API has no graph topology");
     }

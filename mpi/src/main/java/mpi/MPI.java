@@ -59,8 +59,11 @@ public class MPI {
     /** Results of {@link Comm#Topo_test}. */
     public static final int GRAPH = 1;
     public static final int CART = 2;
-    /** The largest tag. */
-    public static final int TAG_UB = org.hympj.api.Comm.TAG_UB;
+    /** Attribute keys of {@link Comm#Attr_get}: the largest tag, the host rank, the I/O rank, a global clock. */
+    public static final int TAG_UB = 1;
+    public static final int HOST = 2;
+    public static final int IO = 3;
+    public static final int WTIME_IS_GLOBAL = 4;
     /** What a buffered send takes from the attached buffer beyond its data (bookkeeping; see Buffer_attach). */
     public static final int BSEND_OVERHEAD = 16;
     /** Bytes a send or receive adds to its data in a packed or attached buffer: none here. */

@@ -544,6 +544,8 @@ public class Conformance {
         Ring.check(!MPI.Get_processor_name().isEmpty(), "Get_processor_name");
         Ring.check(MPI.Query_thread() == MPI.THREAD_FUNNELED, "Query_thread");
         Ring.check(MPI.EMPTY_STATUS.source == MPI.ANY_SOURCE, "EMPTY_STATUS");
+        Ring.check(world.Attr_get(MPI.TAG_UB) >= 32767 && world.Attr_get(MPI.WTIME_IS_GLOBAL) == 1, "Attr_get");
+        Ring.check(!world.Is_null() && !world.Test_inter(), "Is_null/Test_inter");
     }
 
     interface Call {
