@@ -3,7 +3,8 @@ package mpi;
 /**
  * An intracommunicator (mpiJava 1.2): the collectives and the communicator constructors, each
  * one core call ({@link org.hympj.api.Comm}). BOOLEAN buffers travel as bytes; OBJECT buffers
- * are supported by {@link #Bcast} and {@link #Gather} (serialized); the other collectives
+ * are supported by {@link #Bcast}, {@link #Gather}, {@link #Scatter} and {@link #Allgather}
+ * (serialized, {@link ObjectCollectives}); the other collectives
  * refuse OBJECT with an MPIException that says so.
  */
 public class Intracomm extends Comm {
@@ -134,7 +135,8 @@ public class Intracomm extends Comm {
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (kind("Gather", sendtype) == Datatype.Kind.OBJECT) {
-                gatherObjects(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                new ObjectCollectives(core).gather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
                 return;
             }
             boolean atRoot = Rank() == root;
@@ -147,50 +149,6 @@ public class Intracomm extends Comm {
             }
         } catch (RuntimeException e) {
             throw MPIException.of("Gather", e);
-        }
-    }
-
-    /** Every rank's objects serialized; the lengths gathered, then the bytes by a core gatherv. */
-    private void gatherObjects(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                               Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        int size = Size();
-        if (root < 0 || root >= size) {
-            throw new MPIException("Gather: root must be 0.." + (size - 1) + ", was " + root);
-        }
-        Object[] objs = Buffers.objects("Gather", sendbuf);
-        int n = Math.toIntExact((long) sendcount * Math.max(1, sendtype.core.elements()));
-        byte[] data = Buffers.serialize("Gather", objs, sendoffset, n);
-        boolean atRoot = Rank() == root;
-        Object[] out = null;
-        int per = 0;
-        if (atRoot) {
-            if (kind("Gather", recvtype) != Datatype.Kind.OBJECT) {
-                throw new MPIException("Gather: sendtype is OBJECT, so recvtype must be too, was " + recvtype);
-            }
-            out = Buffers.objects("Gather", recvbuf);
-            per = Math.toIntExact((long) recvcount * Math.max(1, recvtype.core.elements()));
-            if (recvoffset < 0 || recvoffset + (long) per * size > out.length) {
-                throw new MPIException("Gather: " + size + " blocks of " + per + " objects from offset " + recvoffset
-                    + " do not fit in recvbuf (length " + out.length + ")");
-            }
-        }
-        int[] lengths = new int[size];
-        core.gather(new int[] {data.length}, 0, 1, org.hympj.api.Datatype.INT, lengths, 0, 1,
-            org.hympj.api.Datatype.INT, root);
-        int[] displs = new int[size];
-        int total = 0;
-        for (int i = 0; i < size; i++) {
-            displs[i] = total;
-            total += lengths[i];
-        }
-        byte[] all = new byte[atRoot ? total : 0];
-        core.gatherv(data, 0, data.length, org.hympj.api.Datatype.BYTE, all, 0, lengths, displs,
-            org.hympj.api.Datatype.BYTE, root);
-        if (atRoot) {
-            for (int i = 0; i < size; i++) {
-                byte[] block = java.util.Arrays.copyOfRange(all, displs[i], displs[i] + lengths[i]);
-                Buffers.deserialize("Gather", block, out, recvoffset + i * per, per);
-            }
         }
     }
 
@@ -213,6 +171,11 @@ public class Intracomm extends Comm {
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (kind("Scatter", recvtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).scatter(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
+                return;
+            }
             boolean atRoot = Rank() == root;
             Object s = atRoot ? in("Scatter", sendbuf, sendtype) : null;
             Object r = in("Scatter", recvbuf, recvtype);
@@ -241,6 +204,11 @@ public class Intracomm extends Comm {
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (kind("Allgather", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).allgather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype);
+                return;
+            }
             Object s = in("Allgather", sendbuf, sendtype);
             Object r = in("Allgather", recvbuf, recvtype);
             core.allgather(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, recvtype.core);
@@ -390,8 +358,8 @@ public class Intracomm extends Comm {
             case BOOLEAN:
                 return Buffers.toBytes(Buffers.booleans(call, buf));
             default:
-                throw MPIException.notSupported(call + " of OBJECT", "objects are serialized by Send/Recv, Bcast and "
-                    + "Gather only");
+                throw MPIException.notSupported(call + " of OBJECT", "objects are serialized by Send/Recv, Bcast, "
+                    + "Gather, Scatter and Allgather only");
         }
     }
 

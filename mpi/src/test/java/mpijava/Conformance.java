@@ -374,6 +374,26 @@ public class Conformance {
                     "Gather objects " + Arrays.toString(names));
             }
         }
+        Object[] everyone = new Object[size + 1];
+        world.Allgather(new Object[] {"a" + me}, 0, 1, MPI.OBJECT, everyone, 1, 1, MPI.OBJECT);
+        for (int i = 0; i < size; i++) {
+            Ring.check(("a" + i).equals(everyone[i + 1]), "Allgather objects " + Arrays.toString(everyone));
+        }
+        Object[] deal = null;
+        int root = size - 1;
+        if (me == root) {
+            deal = new Object[2 * size];
+            for (int i = 0; i < size; i++) {
+                deal[2 * i] = "card" + i;
+                deal[2 * i + 1] = new long[] {i};
+            }
+        }
+        Object[] hand = new Object[2];
+        world.Scatter(deal, 0, 2, MPI.OBJECT, hand, 0, 2, MPI.OBJECT, root);
+        Ring.check(("card" + me).equals(hand[0]) && ((long[]) hand[1])[0] == me, "Scatter objects "
+            + Arrays.toString(hand));
+        expectError("Alltoall", () -> world.Alltoall(new Object[size], 0, 1, MPI.OBJECT, new Object[size], 0, 1,
+            MPI.OBJECT));
         // truncation is reported and the library stays usable
         world.Send(out, 0, 3, MPI.OBJECT, next, 52);
         expectError("Recv", () -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 52));
