@@ -123,6 +123,11 @@ public class Comm {
     }
 
     private void send(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            core.send(datatype.blocks.pack(call, buf, offset, count, datatype), 0, packedCount(datatype, count),
+                packedType(datatype), dest, tag);
+            return;
+        }
         switch (kind(call, datatype)) {
             case CORE:
                 core.send(buf, offset, count, datatype.core, dest, tag);
@@ -167,6 +172,11 @@ public class Comm {
     }
 
     private void bsend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            MPI.bsendBuffer().send(call, core, datatype.blocks.pack(call, buf, offset, count, datatype), 0,
+                packedCount(datatype, count), packedType(datatype), dest, tag);
+            return;
+        }
         switch (kind(call, datatype)) {
             case CORE:
                 MPI.bsendBuffer().send(call, core, buf, offset, count, datatype.core, dest, tag);
@@ -184,6 +194,13 @@ public class Comm {
 
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         try {
+            if (irregular(datatype)) {
+                Object packed = datatype.blocks.scratch("Recv", buf, offset, count, datatype);
+                org.hympj.api.Status st = core.recv(packed, 0, packedCount(datatype, count), packedType(datatype),
+                    source, tag);
+                datatype.blocks.unpack(packed, st.bytes() / datatype.core.primitive().bytes(), buf, offset, count);
+                return Status.of(st);
+            }
             switch (kind("Recv", datatype)) {
                 case CORE:
                     return Status.of(core.recv(buf, offset, count, datatype.core, source, tag));
@@ -215,7 +232,8 @@ public class Comm {
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
         try {
-            if (kind("Sendrecv", sendtype) == Datatype.Kind.CORE && kind("Sendrecv", recvtype) == Datatype.Kind.CORE) {
+            if (!irregular(sendtype) && !irregular(recvtype) && kind("Sendrecv", sendtype) == Datatype.Kind.CORE
+                && kind("Sendrecv", recvtype) == Datatype.Kind.CORE) {
                 return Status.of(core.sendrecv(sendbuf, sendoffset, sendcount, sendtype.core, dest, sendtag,
                     recvbuf, recvoffset, recvcount, recvtype.core, source, recvtag));
             }
@@ -232,13 +250,13 @@ public class Comm {
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) {
         try {
-            if (kind("Sendrecv_replace", datatype) == Datatype.Kind.CORE) {
+            if (!irregular(datatype) && kind("Sendrecv_replace", datatype) == Datatype.Kind.CORE) {
                 Object copy = Buffers.copyOf("Sendrecv_replace", buf);
                 return Status.of(core.sendrecv(copy, offset, count, datatype.core, dest, sendtag,
                     buf, offset, count, datatype.core, source, recvtag));
             }
-            Object copy = datatype.kind == Datatype.Kind.BOOLEAN
-                ? Buffers.booleans("Sendrecv_replace", buf).clone() : Buffers.objects("Sendrecv_replace", buf).clone();
+            Object copy = datatype.kind == Datatype.Kind.OBJECT
+                ? Buffers.objects("Sendrecv_replace", buf).clone() : Buffers.copyOf("Sendrecv_replace", buf);
             return Sendrecv(copy, offset, count, datatype, dest, sendtag, buf, offset, count, datatype, source, recvtag);
         } catch (RuntimeException e) {
             throw MPIException.of("Sendrecv_replace", e);
@@ -256,6 +274,10 @@ public class Comm {
     }
 
     private Request isend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            return new Request(new CorePending(core.isend(datatype.blocks.pack(call, buf, offset, count, datatype), 0,
+                packedCount(datatype, count), packedType(datatype), dest, tag), null));
+        }
         switch (kind(call, datatype)) {
             case CORE:
                 return new Request(new CorePending(core.isend(buf, offset, count, datatype.core, dest, tag), null));
@@ -297,6 +319,12 @@ public class Comm {
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         try {
+            if (irregular(datatype)) {
+                Object packed = datatype.blocks.scratch("Irecv", buf, offset, count, datatype);
+                return new Request(new CorePending(core.irecv(packed, 0, packedCount(datatype, count),
+                    packedType(datatype), source, tag), (st, out) -> datatype.blocks.unpack(packed,
+                    st.bytes() / datatype.core.primitive().bytes(), buf, offset, count)));
+            }
             switch (kind("Irecv", datatype)) {
                 case CORE:
                     return new Request(new CorePending(core.irecv(buf, offset, count, datatype.core, source, tag),
@@ -460,7 +488,24 @@ public class Comm {
             throw new MPIException(call + ": datatype must not be null");
         }
         datatype.requireData(call);
+        if (datatype.kind == Datatype.Kind.BLOCKS) {
+            throw MPIException.notSupported(call + " of " + datatype, "irregular types (Indexed, Hindexed, Struct) "
+                + "are packed by point-to-point calls, Bcast and Pack only");
+        }
         return datatype.kind;
+    }
+
+    static boolean irregular(Datatype datatype) {
+        return datatype != null && datatype.blocks != null;
+    }
+
+    /** The packed element type of an irregular message of {@code count} items. */
+    static org.hympj.api.Datatype packedType(Datatype datatype) {
+        return datatype.core;
+    }
+
+    static int packedCount(Datatype datatype, int count) {
+        return Math.toIntExact((long) count * datatype.blocks.size);
     }
 
     private int objectCount(String call, int offset, int count, Datatype datatype, Object[] objs) {

@@ -100,6 +100,15 @@ public class Intracomm extends Comm {
 
     public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
         try {
+            if (irregular(datatype)) {
+                Object packed = Rank() == root ? datatype.blocks.pack("Bcast", buf, offset, count, datatype)
+                    : datatype.blocks.scratch("Bcast", buf, offset, count, datatype);
+                core.bcast(packed, 0, packedCount(datatype, count), packedType(datatype), root);
+                if (Rank() != root) {
+                    datatype.blocks.unpack(packed, packedCount(datatype, count), buf, offset, count);
+                }
+                return;
+            }
             if (kind("Bcast", datatype) == Datatype.Kind.OBJECT) {
                 bcastObjects(buf, offset, count, datatype, root);
                 return;

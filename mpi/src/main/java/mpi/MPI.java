@@ -28,7 +28,7 @@ public class MPI {
     public static final Datatype LONG2 = Datatype.ofCore(org.hympj.api.Datatype.LONG.contiguous(2), "LONG2");
     public static final Datatype FLOAT2 = Datatype.ofCore(org.hympj.api.Datatype.FLOAT.contiguous(2), "FLOAT2");
     public static final Datatype DOUBLE2 = Datatype.ofCore(org.hympj.api.Datatype.DOUBLE.contiguous(2), "DOUBLE2");
-    /** Markers of MPI_Type_struct; Struct is not supported, so they carry no data. */
+    /** Bound markers of {@link Datatype#Struct}: they carry no data. */
     public static final Datatype LB = new Datatype(Datatype.Kind.MARKER, null, "LB");
     public static final Datatype UB = new Datatype(Datatype.Kind.MARKER, null, "UB");
 

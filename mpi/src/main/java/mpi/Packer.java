@@ -14,7 +14,7 @@ final class Packer {
     /** Bytes {@code count} items take when packed. */
     static int size(String call, int count, Datatype type) {
         check(call, type, count);
-        return Math.toIntExact(count * type.core.size());
+        return Math.toIntExact(count * type.itemBytes());
     }
 
     static int pack(Object in, int offset, int count, Datatype type, byte[] out, int position) {
@@ -29,7 +29,7 @@ final class Packer {
         }
         checkArray("Pack", in, offset, count, type);
         ByteBuffer bb = ByteBuffer.wrap(out, position, n);
-        walk(type.core, offset, count, (at, len) -> {
+        visit(type, offset, count, (at, len) -> {
             for (int i = 0; i < len; i++) {
                 put(bb, in, at + i, type);
             }
@@ -49,7 +49,7 @@ final class Packer {
         }
         checkArray("Unpack", out, offset, count, type);
         ByteBuffer bb = ByteBuffer.wrap(in, position, n);
-        walk(type.core, offset, count, (at, len) -> {
+        visit(type, offset, count, (at, len) -> {
             for (int i = 0; i < len; i++) {
                 get(bb, out, at + i, type);
             }
@@ -69,7 +69,19 @@ final class Packer {
         }
     }
 
+    private static void visit(Datatype type, int offset, int count, Block b) {
+        if (type.blocks != null) {
+            type.blocks.walk(offset, count, b);
+        } else {
+            walk(type.core, offset, count, b);
+        }
+    }
+
     private static void checkArray(String call, Object buf, int offset, int count, Datatype type) {
+        if (type.blocks != null) {
+            type.blocks.check(call, buf, offset, count, type);
+            return;
+        }
         Class<?> want = type.kind == Datatype.Kind.BOOLEAN ? boolean[].class : type.core.primitive().arrayClass();
         if (buf == null || buf.getClass() != want) {
             throw new MPIException(call + ": buf is " + (buf == null ? "null" : buf.getClass().getSimpleName())

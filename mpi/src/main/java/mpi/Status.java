@@ -43,7 +43,7 @@ public class Status {
         if (datatype.kind == Datatype.Kind.MARKER) {
             throw new MPIException("Get_count: " + datatype + " is a marker, not a type of data");
         }
-        long size = datatype.core.size();
+        long size = datatype.itemBytes();
         if (size == 0) {
             return 0;
         }

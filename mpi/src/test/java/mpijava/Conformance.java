@@ -54,6 +54,8 @@ public class Conformance {
         pass("bsend");
         packing();
         pass("pack");
+        irregular();
+        pass("irregular-types");
         errors();
         pass("errors");
         environment();
@@ -534,6 +536,65 @@ public class Conformance {
         Ring.check(dense[2] == 100 * prev + 10, "Vector send " + Arrays.toString(dense));
     }
 
+    static void irregular() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        Datatype ix = Datatype.Indexed(new int[] {2, 1}, new int[] {0, 4}, MPI.INT);
+        ix.Commit();
+        Ring.check(ix.Size() == 3 && ix.Extent() == 5 && ix.Lb() == 0, "Indexed size/extent " + ix.Size() + "/"
+            + ix.Extent());
+        int[] src = new int[12];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = 100 * me + i;
+        }
+        // 2 items from offset 1: elements 1,2,5 and 6,7,10
+        int[] dense = new int[6];
+        Status st = world.Sendrecv(src, 1, 2, ix, next, 90, dense, 0, 6, MPI.INT, prev, 90);
+        int[] want = {1, 2, 5, 6, 7, 10};
+        for (int i = 0; i < 6; i++) {
+            Ring.check(dense[i] == 100 * prev + want[i], "Indexed send " + Arrays.toString(dense));
+        }
+        Ring.check(st.Get_count(MPI.INT) == 6, "count of the packed message");
+        // the other way: contiguous in, Indexed out (gaps untouched)
+        int[] spread = new int[12];
+        Arrays.fill(spread, -1);
+        Request r = world.Irecv(spread, 1, 2, ix, prev, 91);
+        world.Send(new int[] {me, me + 1, me + 2, me + 3, me + 4, me + 5}, 0, 6, MPI.INT, next, 91);
+        Status rs = r.Wait();
+        Ring.check(spread[1] == prev && spread[2] == prev + 1 && spread[5] == prev + 2 && spread[6] == prev + 3
+            && spread[7] == prev + 4 && spread[10] == prev + 5 && spread[3] == -1 && spread[4] == -1
+            && spread[0] == -1 && spread[11] == -1, "Indexed receive " + Arrays.toString(spread));
+        Ring.check(rs.Get_count(ix) == 2, "Get_count of an Indexed type " + rs.Get_count(ix));
+        // Struct of doubles with an upper-bound marker, and a contiguous type of it
+        Datatype sx = Datatype.Struct(new int[] {1, 2, 1}, new int[] {1, 4, 8},
+            new Datatype[] {MPI.DOUBLE, MPI.DOUBLE, MPI.UB});
+        Ring.check(sx.Size() == 3 && sx.Lb() == 1 && sx.Extent() == 7, "Struct bounds " + sx.Lb() + "/" + sx.Extent());
+        Datatype two = Datatype.Contiguous(2, sx);
+        Ring.check(two.Size() == 6, "Contiguous of a Struct");
+        double[] ds = new double[16];
+        if (me == 0) {
+            for (int i = 0; i < ds.length; i++) {
+                ds[i] = i + 0.5;
+            }
+        }
+        world.Bcast(ds, 0, 1, two, 0);
+        double[] dsWant = {1.5, 4.5, 5.5, 8.5, 11.5, 12.5};
+        int[] at = {1, 4, 5, 8, 11, 12};
+        for (int i = 0; i < at.length; i++) {
+            Ring.check(ds[at[i]] == dsWant[i], "Bcast of a Struct " + Arrays.toString(ds));
+        }
+        Ring.check(ds[0] == (me == 0 ? 0.5 : 0), "Bcast leaves the gaps");
+        byte[] packed = new byte[world.Pack_size(1, ix)];
+        int pos = world.Pack(src, 0, 1, ix, packed, 0);
+        int[] unpacked = new int[3];
+        world.Unpack(packed, 0, unpacked, 0, 3, MPI.INT);
+        Ring.check(pos == 12 && unpacked[2] == 100 * me + 4, "Pack of an Indexed type " + Arrays.toString(unpacked));
+        expectError("Reduce", () -> world.Reduce(src, 0, new int[12], 0, 1, ix, MPI.SUM, 0));
+        expectError("Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
+            new Datatype[] {MPI.INT, MPI.DOUBLE}));
+        expectError("Send", () -> world.Send(src, 9, 2, ix, next, 92));
+    }
+
     static void errors() {
         int next = (me + 1) % size;
         MPIException e = expectError("Send", () -> world.Send(new int[1], 0, 1, MPI.INT, size, 1));
@@ -547,7 +608,7 @@ public class Conformance {
             new int[size], MPI.INT, 0));
         expectError("Ssend", () -> world.Ssend(new int[1], 0, 1, MPI.INT, next, 1));
         expectError("Cancel", () -> MPI.REQUEST_NULL.Cancel());
-        expectError("Indexed", () -> Datatype.Indexed(new int[] {1}, new int[] {0}, MPI.INT));
+        expectError("Indexed", () -> Datatype.Indexed(new int[] {1}, new int[] {-1}, MPI.INT));
         expectError("Create_graph", () -> world.Create_graph(new int[] {0}, new int[0], false));
         expectError("Init", () -> MPI.Init(new String[0]));
         // still usable
