@@ -12,6 +12,8 @@ public class Comm {
     /** The members, as world ranks, in this communicator's rank order. */
     final Group group;
     private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** Filled by blocking receives of the core, then copied into the Status returned (one thread per rank). */
+    private final org.hympj.api.Status received = new org.hympj.api.Status();
 
     Comm(org.hympj.api.Comm core, int[] worldRanks) {
         this.core = core;
@@ -116,6 +118,10 @@ public class Comm {
 
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
+            if (datatype != null && datatype.kind == Datatype.Kind.CORE) {
+                core.send(buf, offset, count, datatype.core, dest, tag); // the common case, kept small
+                return;
+            }
             send("Send", buf, offset, count, datatype, dest, tag);
         } catch (RuntimeException e) {
             throw MPIException.of("Send", e);
@@ -194,6 +200,19 @@ public class Comm {
 
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         try {
+            if (datatype != null && datatype.kind == Datatype.Kind.CORE) {
+                core.recv(buf, offset, count, datatype.core, source, tag, received); // the common case, kept small
+                return Status.of(received);
+            }
+            return recv(buf, offset, count, datatype, source, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Recv", e);
+        }
+    }
+
+    /** Receives of BOOLEAN, OBJECT and irregular types. */
+    private Status recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        {
             if (irregular(datatype)) {
                 Object packed = datatype.blocks.scratch("Recv", buf, offset, count, datatype);
                 org.hympj.api.Status st = core.recv(packed, 0, packedCount(datatype, count), packedType(datatype),
@@ -203,7 +222,8 @@ public class Comm {
             }
             switch (kind("Recv", datatype)) {
                 case CORE:
-                    return Status.of(core.recv(buf, offset, count, datatype.core, source, tag));
+                    core.recv(buf, offset, count, datatype.core, source, tag, received);
+                    return Status.of(received);
                 case BOOLEAN: {
                     boolean[] b = Buffers.booleans("Recv", buf);
                     byte[] bytes = Buffers.toBytes(b);
@@ -224,8 +244,6 @@ public class Comm {
                     return s;
                 }
             }
-        } catch (RuntimeException e) {
-            throw MPIException.of("Recv", e);
         }
     }
 
