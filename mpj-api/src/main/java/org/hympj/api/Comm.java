@@ -125,6 +125,46 @@ public interface Comm {
     void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
 
+    /**
+     * Gathers {@code sendCount} items from every rank; rank i's items land at
+     * {@code recvOffset + displs[i] * recvType.extent()} of {@code root}'s buffer
+     * ({@code recvCounts[i]} items). {@code recvCounts} and {@code displs} matter at the root only.
+     */
+    void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root);
+
+    /** Sends {@code sendCounts[i]} items at {@code displs[i]} (in items) of {@code root}'s buffer to rank i. */
+    void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** {@link #gatherv} whose result every rank gets (a ring). */
+    void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType);
+
+    /** Every rank sends {@code sendCounts[j]} items at {@code sdispls[j]} to rank j (displacements in items). */
+    void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                   Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType);
+
+    /**
+     * Inclusive prefix reduction: rank i gets {@code x_0 op … op x_i}, combined in rank order
+     * (so non-commutative operations are right). {@code sendBuf} may be {@link #IN_PLACE}.
+     */
+    void scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op);
+
+    /** Exclusive prefix reduction: rank i gets {@code x_0 op … op x_(i-1)}; rank 0's buffer is left as it was. */
+    void exscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op);
+
+    /**
+     * Reduces {@code sum(recvCounts)} items element-wise and leaves block i (of
+     * {@code recvCounts[i]} items, blocks in rank order) on rank i.
+     */
+    void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                       Datatype type, Op op);
+
+    /** {@link #reduceScatter} with {@code recvCount} items for every rank. */
+    void reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                            Datatype type, Op op);
+
     /** A communicator with the same ranks and a separate matching space (collective). */
     Comm dup();
 

@@ -23,6 +23,26 @@ public final class Op {
     public static final Op PROD = new Op("PROD", null, true);
     public static final Op MAX = new Op("MAX", null, true);
     public static final Op MIN = new Op("MIN", null, true);
+    /** Logical and (non-zero is true; the result is 1 or 0) on the integer kinds. */
+    public static final Op LAND = new Op("LAND", null, true);
+    /** Logical or on the integer kinds. */
+    public static final Op LOR = new Op("LOR", null, true);
+    /** Logical exclusive or on the integer kinds. */
+    public static final Op LXOR = new Op("LXOR", null, true);
+    /** Bitwise and on the integer kinds (BYTE, CHAR, SHORT, INT, LONG). */
+    public static final Op BAND = new Op("BAND", null, true);
+    /** Bitwise or on the integer kinds. */
+    public static final Op BOR = new Op("BOR", null, true);
+    /** Bitwise exclusive or on the integer kinds. */
+    public static final Op BXOR = new Op("BXOR", null, true);
+    /**
+     * On (value, index) pairs, two consecutive elements of one kind (MPI's 2INT, DOUBLE_INT …
+     * as mpiJava's INT2, DOUBLE2): the smallest value and, on ties, the smallest index. The
+     * datatype of a MINLOC reduction is a pair ({@code Datatype.INT.contiguous(2)} …).
+     */
+    public static final Op MINLOC = new Op("MINLOC", null, true);
+    /** As {@link #MINLOC}, the largest value (ties: the smallest index). */
+    public static final Op MAXLOC = new Op("MAXLOC", null, true);
 
     private final String name;
     private final Function function;
@@ -49,15 +69,49 @@ public final class Op {
         return commutative;
     }
 
-    /** True if this operation is defined on elements of {@code type} (SUM and PROD are not on CHAR). */
+    /**
+     * True if this operation is defined on elements of {@code type}: SUM and PROD on the numeric
+     * kinds, MAX and MIN on every kind, the logical and bitwise operations on the integer kinds
+     * (BYTE, CHAR, SHORT, INT, LONG), MINLOC and MAXLOC on pairs of SHORT, INT, LONG, FLOAT, DOUBLE.
+     */
     public boolean isDefinedOn(Primitive type) {
-        return function != null || type != Primitive.CHAR || this == MAX || this == MIN;
+        if (function != null || this == MAX || this == MIN) {
+            return true;
+        }
+        boolean integer = type != Primitive.FLOAT && type != Primitive.DOUBLE;
+        if (isLogical() || isBitwise()) {
+            return integer;
+        }
+        if (isPair()) {
+            return type != Primitive.CHAR && type != Primitive.BYTE;
+        }
+        return type != Primitive.CHAR;
+    }
+
+    /** True for MINLOC and MAXLOC: the elements are (value, index) pairs, so counts are even. */
+    public boolean isPair() {
+        return this == MINLOC || this == MAXLOC;
+    }
+
+    private boolean isLogical() {
+        return this == LAND || this == LOR || this == LXOR;
+    }
+
+    private boolean isBitwise() {
+        return this == BAND || this == BOR || this == BXOR;
     }
 
     /** {@code inout[io + i] = in[ii + i] op inout[io + i]} for i in [0, count). */
     public void apply(Object in, int ii, Object inout, int io, int count, Primitive type) {
         if (function != null) {
             function.apply(in, ii, inout, io, count, type);
+            return;
+        }
+        if (!isDefinedOn(type)) {
+            throw new IllegalArgumentException(name + " is not defined on " + type);
+        }
+        if (isPair()) {
+            applyPairs(in, ii, inout, io, count, type);
             return;
         }
         switch (type) {
@@ -110,9 +164,6 @@ public final class Op {
                 break;
             }
             case CHAR: {
-                if (this == SUM || this == PROD) {
-                    throw new IllegalArgumentException(name + " is not defined on CHAR");
-                }
                 char[] a = (char[]) in;
                 char[] b = (char[]) inout;
                 for (int i = 0; i < count; i++) {
@@ -123,6 +174,75 @@ public final class Op {
             default:
                 throw new IllegalArgumentException("no " + name + " on " + type);
         }
+    }
+
+    /** MINLOC/MAXLOC over (value, index) pairs; ties keep the smaller index. */
+    private void applyPairs(Object in, int ii, Object inout, int io, int count, Primitive type) {
+        if (count % 2 != 0) {
+            throw new IllegalArgumentException(name + " needs (value, index) pairs: an even element count, was " + count);
+        }
+        boolean min = this == MINLOC;
+        for (int i = 0; i < count; i += 2) {
+            switch (type) {
+                case DOUBLE: {
+                    double[] a = (double[]) in;
+                    double[] b = (double[]) inout;
+                    if (takeIn(a[ii + i], a[ii + i + 1], b[io + i], b[io + i + 1], min)) {
+                        b[io + i] = a[ii + i];
+                        b[io + i + 1] = a[ii + i + 1];
+                    }
+                    break;
+                }
+                case FLOAT: {
+                    float[] a = (float[]) in;
+                    float[] b = (float[]) inout;
+                    if (takeIn(a[ii + i], a[ii + i + 1], b[io + i], b[io + i + 1], min)) {
+                        b[io + i] = a[ii + i];
+                        b[io + i + 1] = a[ii + i + 1];
+                    }
+                    break;
+                }
+                case LONG: {
+                    long[] a = (long[]) in;
+                    long[] b = (long[]) inout;
+                    boolean take = a[ii + i] == b[io + i] ? a[ii + i + 1] < b[io + i + 1]
+                        : (min ? a[ii + i] < b[io + i] : a[ii + i] > b[io + i]);
+                    if (take) {
+                        b[io + i] = a[ii + i];
+                        b[io + i + 1] = a[ii + i + 1];
+                    }
+                    break;
+                }
+                case INT: {
+                    int[] a = (int[]) in;
+                    int[] b = (int[]) inout;
+                    if (takeIn(a[ii + i], a[ii + i + 1], b[io + i], b[io + i + 1], min)) {
+                        b[io + i] = a[ii + i];
+                        b[io + i + 1] = a[ii + i + 1];
+                    }
+                    break;
+                }
+                case SHORT: {
+                    short[] a = (short[]) in;
+                    short[] b = (short[]) inout;
+                    if (takeIn(a[ii + i], a[ii + i + 1], b[io + i], b[io + i + 1], min)) {
+                        b[io + i] = a[ii + i];
+                        b[io + i + 1] = a[ii + i + 1];
+                    }
+                    break;
+                }
+                default:
+                    throw new IllegalArgumentException(name + " is not defined on " + type);
+            }
+        }
+    }
+
+    /** Whether the incoming pair (va, xa) replaces (vb, xb). */
+    private static boolean takeIn(double va, double xa, double vb, double xb, boolean min) {
+        if (va == vb) {
+            return xa < xb;
+        }
+        return min ? va < vb : va > vb;
     }
 
     private double combineD(double a, double b) {
@@ -153,6 +273,24 @@ public final class Op {
     }
 
     private long combineL(long a, long b) {
+        if (this == LAND) {
+            return (a != 0 && b != 0) ? 1 : 0;
+        }
+        if (this == LOR) {
+            return (a != 0 || b != 0) ? 1 : 0;
+        }
+        if (this == LXOR) {
+            return ((a != 0) != (b != 0)) ? 1 : 0;
+        }
+        if (this == BAND) {
+            return a & b;
+        }
+        if (this == BOR) {
+            return a | b;
+        }
+        if (this == BXOR) {
+            return a ^ b;
+        }
         if (this == SUM) {
             return a + b;
         }

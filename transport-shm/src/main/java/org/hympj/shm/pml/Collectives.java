@@ -21,6 +21,9 @@ final class Collectives {
     private static final int TAG_ALLGATHER = 6;
     private static final int TAG_SCATTER = 7;
     private static final int TAG_ALLTOALL = 8;
+    private static final int TAG_SCAN = 9;
+    private static final int TAG_EXSCAN = 10;
+    private static final int TAG_REDUCE_SCATTER = 11;
 
     private final ShmComm comm;
     private final int rank;
@@ -108,6 +111,8 @@ final class Collectives {
                 int root) {
         checkRoot("reduce", root);
         checkReduction("reduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
+        count = elementCount(type, count);
+        type = Datatype.of(type.primitive());
         Primitive p = type.primitive();
         Object acc = scratch(accScratch, p, count);
         Object tmp = scratch(tmpScratch, p, count);
@@ -139,6 +144,8 @@ final class Collectives {
 
     void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
         checkReduction("allreduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        count = elementCount(type, count);
+        type = Datatype.of(type.primitive());
         if (comm.shmReduce != null && ShmReduce.fits((long) count * type.size())) {
             boolean inPlace = sendBuf == Comm.IN_PLACE;
             comm.shmReduce.allreduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
@@ -205,15 +212,21 @@ final class Collectives {
         if (type == null) {
             throw new IllegalArgumentException(op + ": type must not be null");
         }
-        if (!type.isPrimitive()) {
-            throw new IllegalArgumentException(op + ": type must be a predefined type (BYTE, INT, DOUBLE …), was " + type);
+        if (!type.isContiguous() || type.displacement() != 0) {
+            throw new IllegalArgumentException(op + ": type must be a predefined type (BYTE, INT, DOUBLE …) or a "
+                + "contiguous one (a pair for MINLOC/MAXLOC), was " + type);
+        }
+        if (operation != null && operation.isPair() && type.elements() != 2) {
+            throw new IllegalArgumentException(op + ": " + operation + " needs a (value, index) pair type "
+                + "(e.g. INT.contiguous(2)), was " + type);
         }
         if (operation == null) {
             throw new IllegalArgumentException(op + ": op must not be null");
         }
         if (!operation.isDefinedOn(type.primitive())) {
             throw new IllegalArgumentException(op + ": op " + operation + " is not defined on " + type.primitive()
-                + " (CHAR takes MAX and MIN only)");
+                + " (SUM/PROD: numeric kinds; logical and bitwise: integer kinds; MINLOC/MAXLOC: pairs of SHORT, INT,"
+                + " LONG, FLOAT, DOUBLE)");
         }
         if (sendBuf instanceof SegmentBuffer || recvBuf instanceof SegmentBuffer) {
             throw new IllegalArgumentException(op + ": reductions take Java arrays; segment buffers are not supported yet");
@@ -300,6 +313,88 @@ final class Collectives {
             comm.exchange(sendBuf, block(sendOffset, sendCount, sendType, to), sendCount, sendType, to,
                 recvBuf, block(recvOffset, recvCount, recvType, from), recvCount, recvType, from, TAG_ALLTOALL);
         }
+    }
+
+    /** Primitive elements in {@code count} items of a contiguous type (reductions work element-wise). */
+    static int elementCount(Datatype type, int count) {
+        return Math.toIntExact((long) count * type.elements());
+    }
+
+    // ------------------------------------------------------------------ prefix reductions, reduce-scatter
+
+    /** Inclusive scan: a chain in rank order, so rank i combines (x_0 op … op x_(i-1)) op x_i. */
+    void scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        prefix("scan", false, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    /** Exclusive scan: rank 0's receive buffer is not touched (MPI leaves it undefined). */
+    void exscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        prefix("exscan", true, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    private void prefix(String name, boolean exclusive, Object sendBuf, int sendOffset, Object recvBuf,
+                        int recvOffset, int count, Datatype type, Op op) {
+        checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        int n = elementCount(type, count);
+        Datatype t = Datatype.of(type.primitive());
+        Primitive p = t.primitive();
+        int tag = exclusive ? TAG_EXSCAN : TAG_SCAN;
+        Object acc = scratch(accScratch, p, n);
+        Object tmp = scratch(tmpScratch, p, n);
+        boolean inPlace = sendBuf == Comm.IN_PLACE;
+        load(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, acc, n);
+        if (rank > 0) {
+            comm.collRecv(tmp, 0, n, t, rank - 1, tag);   // x_0 op … op x_(rank-1)
+            op.apply(tmp, 0, acc, 0, n, p);                 // acc = prefix op mine
+        }
+        if (rank < size - 1) {
+            comm.collSend(acc, 0, n, t, rank + 1, tag);
+        }
+        if (!exclusive) {
+            System.arraycopy(acc, 0, recvBuf, recvOffset, n);
+        } else if (rank > 0) {
+            System.arraycopy(tmp, 0, recvBuf, recvOffset, n);
+        }
+    }
+
+    /**
+     * Reduce-scatter: the whole vector is reduced onto rank 0 (the binomial tree of
+     * {@link #reduce}, same bits as a reduce) and its blocks scattered from there.
+     */
+    void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                       Datatype type, Op op) {
+        if (recvCounts == null || recvCounts.length != size) {
+            throw new IllegalArgumentException("reduceScatter: recvCounts must have " + size + " entries (one per rank)"
+                + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
+        }
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            if (recvCounts[i] < 0) {
+                throw new IllegalArgumentException("reduceScatter: recvCounts[" + i + "] must be >= 0, was "
+                    + recvCounts[i]);
+            }
+            total += recvCounts[i];
+        }
+        int items = Math.toIntExact(total);
+        boolean inPlace = sendBuf == Comm.IN_PLACE;
+        checkReduction("reduceScatter", inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
+            recvOffset, inPlace ? items : recvCounts[rank], type, op, true);
+        if (!inPlace) {
+            Args.buffer("reduceScatter (send)", sendBuf, sendOffset, items, type, comm.segment);
+        }
+        int per = Math.toIntExact(type.elements());
+        Datatype t = Datatype.of(type.primitive());
+        Object full = Array.newInstance(t.primitive().arrayClass().getComponentType(), Math.max(1, items * per));
+        reduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, full, 0, items, type, op, 0);
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int at = 0;
+        for (int i = 0; i < size; i++) {
+            counts[i] = recvCounts[i] * per;
+            displs[i] = at;
+            at += counts[i];
+        }
+        comm.vcoll.scatterv(full, 0, counts, displs, t, recvBuf, recvOffset, counts[rank], t, 0, TAG_REDUCE_SCATTER);
     }
 
     /** Element offset of block {@code i} of {@code count} items each. */

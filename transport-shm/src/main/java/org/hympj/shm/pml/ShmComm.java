@@ -33,6 +33,8 @@ public class ShmComm implements Comm {
     private final SendReq collSend;
     private final RecvReq collRecv;
     final Collectives coll;
+    /** The per-rank-count ("v") collectives. */
+    final VCollectives vcoll;
     private final BarrierAlgorithm defaultBarrier;
     /** The two-sided engine's point-to-point: collectives always run on it. */
     final TwoSided twoSided;
@@ -77,6 +79,7 @@ public class ShmComm implements Comm {
         this.collSend = new SendReq(engine, true);
         this.collRecv = new RecvReq(engine, true);
         this.coll = new Collectives(this);
+        this.vcoll = new VCollectives(this);
         this.defaultBarrier = defaultBarrier;
         this.twoSided = new TwoSided(this);
         this.p2pFactory = p2pFactory;
@@ -353,6 +356,77 @@ public class ShmComm implements Comm {
         } finally {
             life.exit();
         }
+    }
+
+    @Override
+    public void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                        Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+        life.check("gatherv");
+        engine.checkAbort();
+        vcoll.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType,
+            root);
+    }
+
+    @Override
+    public void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.check("scatterv");
+        engine.checkAbort();
+        vcoll.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType,
+            root);
+    }
+
+    @Override
+    public void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                           Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        life.check("allgatherv");
+        engine.checkAbort();
+        vcoll.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+    }
+
+    @Override
+    public void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                          Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
+        life.check("alltoallv");
+        engine.checkAbort();
+        vcoll.alltoallv(sendBuf, sendOffset, sendCounts, sdispls, sendType, recvBuf, recvOffset, recvCounts, rdispls,
+            recvType);
+    }
+
+    @Override
+    public void scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        life.check("scan");
+        engine.checkAbort();
+        coll.scan(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    @Override
+    public void exscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                       Op op) {
+        life.check("exscan");
+        engine.checkAbort();
+        coll.exscan(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    @Override
+    public void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                              Datatype type, Op op) {
+        life.check("reduceScatter");
+        engine.checkAbort();
+        coll.reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op);
+    }
+
+    @Override
+    public void reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                                   Datatype type, Op op) {
+        life.check("reduceScatterBlock");
+        engine.checkAbort();
+        if (recvCount < 0) {
+            throw new IllegalArgumentException("reduceScatterBlock: recvCount must be >= 0, was " + recvCount);
+        }
+        int[] counts = new int[size];
+        java.util.Arrays.fill(counts, recvCount);
+        coll.reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op);
     }
 
     // ------------------------------------------------------------ communicators

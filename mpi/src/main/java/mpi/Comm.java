@@ -1,0 +1,557 @@
+package mpi;
+
+/**
+ * A communicator (mpiJava 1.2): point-to-point, probes, packing and the communicator queries.
+ * Each call maps onto {@link org.hympj.api.Comm}; buffers are {@code (Object buf, int offset,
+ * int count, Datatype, peer, tag)} with a primitive array, a {@code boolean[]} with
+ * {@link MPI#BOOLEAN} or an {@code Object[]} with {@link MPI#OBJECT}. Errors are
+ * {@link MPIException}s naming the call; the communicator stays usable after one.
+ */
+public class Comm {
+    final org.hympj.api.Comm core;
+    /** The members, as world ranks, in this communicator's rank order. */
+    final Group group;
+    private Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** Filled by blocking receives of the core, then copied into the Status returned (one thread per rank). */
+    private final org.hympj.api.Status received = new org.hympj.api.Status();
+
+    Comm(org.hympj.api.Comm core, int[] worldRanks) {
+        this.core = core;
+        this.group = new Group(worldRanks);
+    }
+
+    /** The world ranks of the members of a new core communicator, in its rank order (collective over it). */
+    static int[] worldRanksOf(org.hympj.api.Comm c) {
+        int[] all = new int[c.size()];
+        c.allgather(new int[] {MPI.worldRank()}, 0, 1, org.hympj.api.Datatype.INT, all, 0, 1,
+            org.hympj.api.Datatype.INT);
+        return all;
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    public int Rank() {
+        return core.rank();
+    }
+
+    public int Size() {
+        return core.size();
+    }
+
+    /** The group of this communicator. */
+    public Group Group() {
+        return new Group(group.members.clone());
+    }
+
+    /**
+     * {@link MPI#IDENT} (the same communicator), {@link MPI#CONGRUENT} (same members in the same
+     * order, another context), {@link MPI#SIMILAR} (same members) or {@link MPI#UNEQUAL}.
+     */
+    public static int Compare(Comm comm1, Comm comm2) {
+        if (comm1 == null || comm2 == null) {
+            throw new MPIException("Compare: communicators must not be null");
+        }
+        if (comm1.core == comm2.core) {
+            return MPI.IDENT;
+        }
+        int g = Group.Compare(comm1.group, comm2.group);
+        return g == MPI.IDENT ? MPI.CONGRUENT : g;
+    }
+
+    /** False: a communicator object stands for a communicator (mpiJava returns null for COMM_NULL). */
+    public boolean Is_null() {
+        return false;
+    }
+
+    /**
+     * The predefined attributes: {@link MPI#TAG_UB} the largest tag, {@link MPI#HOST}
+     * {@link MPI#PROC_NULL} (no host process), {@link MPI#IO} {@link MPI#ANY_SOURCE} (every rank
+     * may do I/O), {@link MPI#WTIME_IS_GLOBAL} 1 (one clock for every rank of the machine).
+     */
+    public int Attr_get(int keyval) {
+        switch (keyval) {
+            case MPI.TAG_UB:
+                return org.hympj.api.Comm.TAG_UB;
+            case MPI.HOST:
+                return MPI.PROC_NULL;
+            case MPI.IO:
+                return MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL:
+                return 1;
+            default:
+                throw MPIException.notSupported("Attr_get of key " + keyval, "only the predefined keys TAG_UB, HOST,"
+                    + " IO and WTIME_IS_GLOBAL exist (no Keyval_create)");
+        }
+    }
+
+    /** False: HyMPJ has no intercommunicators. */
+    public boolean Test_inter() {
+        return false;
+    }
+
+    /** {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED}. */
+    public int Topo_test() {
+        return MPI.UNDEFINED;
+    }
+
+    /** Releases nothing: a communicator's resources are the engine's; it is garbage collected. */
+    public void Free() {
+    }
+
+    public void Errhandler_set(Errhandler errhandler) {
+        if (errhandler == null) {
+            throw new MPIException("Errhandler_set: errhandler must not be null");
+        }
+        this.errhandler = errhandler;
+    }
+
+    public Errhandler Errhandler_get() {
+        return errhandler;
+    }
+
+    /** Ends every rank of the job: see {@link MPI#Abort(int)}. */
+    public void Abort(int errorcode) {
+        MPI.Abort(errorcode);
+    }
+
+    // ---------------------------------------------------------------- blocking point-to-point
+
+    public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            if (datatype != null && datatype.kind == Datatype.Kind.CORE) {
+                core.send(buf, offset, count, datatype.core, dest, tag); // the common case, kept small
+                return;
+            }
+            send("Send", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Send", e);
+        }
+    }
+
+    private void send(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            core.send(datatype.blocks.pack(call, buf, offset, count, datatype), 0, packedCount(datatype, count),
+                packedType(datatype), dest, tag);
+            return;
+        }
+        switch (kind(call, datatype)) {
+            case CORE:
+                core.send(buf, offset, count, datatype.core, dest, tag);
+                break;
+            case BOOLEAN:
+                core.send(Buffers.toBytes(Buffers.booleans(call, buf)), offset, count, datatype.core, dest, tag);
+                break;
+            default: {
+                byte[] data = objectMessage(call, buf, offset, count, datatype);
+                core.send(data, 0, data.length, org.hympj.api.Datatype.BYTE, dest, tag);
+            }
+        }
+    }
+
+    /** Standard-mode send: ready mode needs no more (a correct program's receive is already posted). */
+    public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            send("Rsend", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Rsend", e);
+        }
+    }
+
+    /** Not supported: see {@link #Issend}. */
+    public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        throw ssendNotSupported("Ssend");
+    }
+
+    static MPIException ssendNotSupported(String call) {
+        return MPIException.notSupported(call, "a synchronous send must complete only once the matching receive "
+            + "has started, which the transport's eager protocol cannot report without a change to its engine "
+            + "(docs/MIGRATING.md); use Send");
+    }
+
+    /** Buffered send: copies the data into the attached buffer's space and returns (MPI.Buffer_attach). */
+    public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            bsend("Bsend", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Bsend", e);
+        }
+    }
+
+    private void bsend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            MPI.bsendBuffer().send(call, core, datatype.blocks.pack(call, buf, offset, count, datatype), 0,
+                packedCount(datatype, count), packedType(datatype), dest, tag);
+            return;
+        }
+        switch (kind(call, datatype)) {
+            case CORE:
+                MPI.bsendBuffer().send(call, core, buf, offset, count, datatype.core, dest, tag);
+                break;
+            case BOOLEAN:
+                MPI.bsendBuffer().send(call, core, Buffers.toBytes(Buffers.booleans(call, buf)), offset, count,
+                    datatype.core, dest, tag);
+                break;
+            default: {
+                byte[] data = objectMessage(call, buf, offset, count, datatype);
+                MPI.bsendBuffer().send(call, core, data, 0, data.length, org.hympj.api.Datatype.BYTE, dest, tag);
+            }
+        }
+    }
+
+    public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        try {
+            if (datatype != null && datatype.kind == Datatype.Kind.CORE) {
+                core.recv(buf, offset, count, datatype.core, source, tag, received); // the common case, kept small
+                return Status.of(received);
+            }
+            return recv(buf, offset, count, datatype, source, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Recv", e);
+        }
+    }
+
+    /** Receives of BOOLEAN, OBJECT and irregular types. */
+    private Status recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        {
+            if (irregular(datatype)) {
+                Object packed = datatype.blocks.scratch("Recv", buf, offset, count, datatype);
+                org.hympj.api.Status st = core.recv(packed, 0, packedCount(datatype, count), packedType(datatype),
+                    source, tag);
+                datatype.blocks.unpack(packed, st.bytes() / datatype.core.primitive().bytes(), buf, offset, count);
+                return Status.of(st);
+            }
+            switch (kind("Recv", datatype)) {
+                case CORE:
+                    core.recv(buf, offset, count, datatype.core, source, tag, received);
+                    return Status.of(received);
+                case BOOLEAN: {
+                    boolean[] b = Buffers.booleans("Recv", buf);
+                    byte[] bytes = Buffers.toBytes(b);
+                    Status s = Status.of(core.recv(bytes, offset, count, datatype.core, source, tag));
+                    Buffers.fromBytes(bytes, b);
+                    return s;
+                }
+                default: {
+                    Object[] objs = Buffers.objects("Recv", buf);
+                    int n = objectCount("Recv", offset, count, datatype, objs);
+                    Status s = new Status();
+                    if (source == MPI.PROC_NULL) {
+                        s.source = MPI.PROC_NULL;
+                        s.objects = 0;
+                        return s;
+                    }
+                    ObjectRecv.receive("Recv", core, core.probe(source, tag), objs, offset, n, s);
+                    return s;
+                }
+            }
+        }
+    }
+
+    public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
+                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
+        try {
+            if (!irregular(sendtype) && !irregular(recvtype) && kind("Sendrecv", sendtype) == Datatype.Kind.CORE
+                && kind("Sendrecv", recvtype) == Datatype.Kind.CORE) {
+                return Status.of(core.sendrecv(sendbuf, sendoffset, sendcount, sendtype.core, dest, sendtag,
+                    recvbuf, recvoffset, recvcount, recvtype.core, source, recvtag));
+            }
+            Request r = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+            Status s = Recv(recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+            r.Wait();
+            return s;
+        } catch (RuntimeException e) {
+            throw MPIException.of("Sendrecv", e);
+        }
+    }
+
+    /** Sends the buffer and receives into it: the outgoing data is copied first. */
+    public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
+                                   int source, int recvtag) {
+        try {
+            if (!irregular(datatype) && kind("Sendrecv_replace", datatype) == Datatype.Kind.CORE) {
+                Object copy = Buffers.copyOf("Sendrecv_replace", buf);
+                return Status.of(core.sendrecv(copy, offset, count, datatype.core, dest, sendtag,
+                    buf, offset, count, datatype.core, source, recvtag));
+            }
+            Object copy = datatype.kind == Datatype.Kind.OBJECT
+                ? Buffers.objects("Sendrecv_replace", buf).clone() : Buffers.copyOf("Sendrecv_replace", buf);
+            return Sendrecv(copy, offset, count, datatype, dest, sendtag, buf, offset, count, datatype, source, recvtag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Sendrecv_replace", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- non-blocking
+
+    public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            return isend("Isend", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Isend", e);
+        }
+    }
+
+    private Request isend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        if (irregular(datatype)) {
+            return new Request(new CorePending(core.isend(datatype.blocks.pack(call, buf, offset, count, datatype), 0,
+                packedCount(datatype, count), packedType(datatype), dest, tag), null));
+        }
+        switch (kind(call, datatype)) {
+            case CORE:
+                return new Request(new CorePending(core.isend(buf, offset, count, datatype.core, dest, tag), null));
+            case BOOLEAN:
+                return new Request(new CorePending(core.isend(Buffers.toBytes(Buffers.booleans(call, buf)), offset,
+                    count, datatype.core, dest, tag), null));
+            default: {
+                byte[] data = objectMessage(call, buf, offset, count, datatype);
+                return new Request(new CorePending(core.isend(data, 0, data.length, org.hympj.api.Datatype.BYTE, dest,
+                    tag), null));
+            }
+        }
+    }
+
+    /** Ready mode as standard mode (see {@link #Rsend}). */
+    public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            return isend("Irsend", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Irsend", e);
+        }
+    }
+
+    /** Not supported: a synchronous send needs the engine to report the match (docs/MIGRATING.md). */
+    public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        throw ssendNotSupported("Issend");
+    }
+
+    /** A buffered send is complete at its call: the request it returns is already done. */
+    public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            bsend("Ibsend", buf, offset, count, datatype, dest, tag);
+            Status s = new Status();
+            return new Request(new Done(s));
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ibsend", e);
+        }
+    }
+
+    public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        try {
+            if (irregular(datatype)) {
+                Object packed = datatype.blocks.scratch("Irecv", buf, offset, count, datatype);
+                return new Request(new CorePending(core.irecv(packed, 0, packedCount(datatype, count),
+                    packedType(datatype), source, tag), (st, out) -> datatype.blocks.unpack(packed,
+                    st.bytes() / datatype.core.primitive().bytes(), buf, offset, count)));
+            }
+            switch (kind("Irecv", datatype)) {
+                case CORE:
+                    return new Request(new CorePending(core.irecv(buf, offset, count, datatype.core, source, tag),
+                        null));
+                case BOOLEAN: {
+                    boolean[] b = Buffers.booleans("Irecv", buf);
+                    byte[] bytes = Buffers.toBytes(b);
+                    return new Request(new CorePending(core.irecv(bytes, offset, count, datatype.core, source, tag),
+                        (st, out) -> Buffers.fromBytes(bytes, b)));
+                }
+                default: {
+                    Object[] objs = Buffers.objects("Irecv", buf);
+                    int n = objectCount("Irecv", offset, count, datatype, objs);
+                    if (source == MPI.PROC_NULL) {
+                        Status s = new Status();
+                        s.source = MPI.PROC_NULL;
+                        s.objects = 0;
+                        return new Request(new Done(s));
+                    }
+                    checkSource("Irecv", source);
+                    return new Request(new ObjectRecv(core, objs, offset, n, source, tag));
+                }
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Irecv", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- persistent
+
+    public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            return sendInit("Send_init", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Send_init", e);
+        }
+    }
+
+    private Prequest sendInit(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        switch (kind(call, datatype)) {
+            case CORE:
+                return new Prequest(core.sendInit(buf, offset, count, datatype.core, dest, tag), null, null);
+            case BOOLEAN: {
+                boolean[] b = Buffers.booleans(call, buf);
+                byte[] bytes = Buffers.toBytes(b);
+                return new Prequest(core.sendInit(bytes, offset, count, datatype.core, dest, tag), null, () -> {
+                    for (int i = 0; i < b.length; i++) {
+                        bytes[i] = b[i] ? (byte) 1 : 0;
+                    }
+                });
+            }
+            default:
+                throw MPIException.notSupported(call + " of OBJECT", "a persistent request is bound to its bytes at "
+                    + "init, and serialized objects have no fixed size");
+        }
+    }
+
+    /** Ready mode as standard mode (see {@link #Rsend}). */
+    public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            return sendInit("Rsend_init", buf, offset, count, datatype, dest, tag);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Rsend_init", e);
+        }
+    }
+
+    /** Not supported: see {@link #Issend}. */
+    public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        throw ssendNotSupported("Ssend_init");
+    }
+
+    /** Not supported: a persistent buffered send would copy at each start into a send bound at init. */
+    public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        throw MPIException.notSupported("Bsend_init", "a core persistent send is bound to the user's buffer at init,"
+            + " so it cannot send a fresh copy at each start; use Bsend or Send_init");
+    }
+
+    public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        try {
+            switch (kind("Recv_init", datatype)) {
+                case CORE:
+                    return new Prequest(core.recvInit(buf, offset, count, datatype.core, source, tag), null, null);
+                case BOOLEAN: {
+                    boolean[] b = Buffers.booleans("Recv_init", buf);
+                    byte[] bytes = Buffers.toBytes(b);
+                    return new Prequest(core.recvInit(bytes, offset, count, datatype.core, source, tag),
+                        (st, out) -> Buffers.fromBytes(bytes, b), null);
+                }
+                default:
+                    throw MPIException.notSupported("Recv_init of OBJECT", "serialized objects have no fixed size");
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Recv_init", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- probes
+
+    /** Blocks until a matching message can be received; its status. */
+    public Status Probe(int source, int tag) {
+        try {
+            if (source == MPI.PROC_NULL) {
+                Status s = new Status();
+                s.source = MPI.PROC_NULL;
+                return s;
+            }
+            return Status.of(core.probe(source, tag));
+        } catch (RuntimeException e) {
+            throw MPIException.of("Probe", e);
+        }
+    }
+
+    /** The status of a matching message if there is one now, else null. */
+    public Status Iprobe(int source, int tag) {
+        try {
+            if (source == MPI.PROC_NULL) {
+                Status s = new Status();
+                s.source = MPI.PROC_NULL;
+                return s;
+            }
+            org.hympj.api.Status s = core.iprobe(source, tag);
+            return s == null ? null : Status.of(s);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iprobe", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- packing
+
+    /** Packs {@code incount} items into {@code outbuf} at {@code position}; returns the new position. */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) {
+        try {
+            return Packer.pack(inbuf, offset, incount, datatype, outbuf, position);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Pack", e);
+        }
+    }
+
+    /** Unpacks {@code outcount} items from {@code inbuf} at {@code position}; returns the new position. */
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
+        try {
+            return Packer.unpack(inbuf, position, outbuf, offset, outcount, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Unpack", e);
+        }
+    }
+
+    /** Bytes {@code incount} items take packed. */
+    public int Pack_size(int incount, Datatype datatype) {
+        try {
+            return Packer.size("Pack_size", incount, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Pack_size", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static Datatype.Kind kind(String call, Datatype datatype) {
+        if (datatype == null) {
+            throw new MPIException(call + ": datatype must not be null");
+        }
+        datatype.requireData(call);
+        if (datatype.kind == Datatype.Kind.BLOCKS) {
+            throw MPIException.notSupported(call + " of " + datatype, "irregular types (Indexed, Hindexed, Struct) "
+                + "are packed by point-to-point calls, Bcast and Pack only");
+        }
+        return datatype.kind;
+    }
+
+    static boolean irregular(Datatype datatype) {
+        return datatype != null && datatype.blocks != null;
+    }
+
+    /** The packed element type of an irregular message of {@code count} items. */
+    static org.hympj.api.Datatype packedType(Datatype datatype) {
+        return datatype.core;
+    }
+
+    static int packedCount(Datatype datatype, int count) {
+        return Math.toIntExact((long) count * datatype.blocks.size);
+    }
+
+    private int objectCount(String call, int offset, int count, Datatype datatype, Object[] objs) {
+        if (count < 0) {
+            throw new MPIException(call + ": count must be >= 0, was " + count);
+        }
+        long n = (long) count * Math.max(1, datatype.core.elements());
+        if (offset < 0 || offset + n > objs.length) {
+            throw new MPIException(call + ": offset " + offset + " + " + n + " objects is past the end of buf (length "
+                + objs.length + ")");
+        }
+        return (int) n;
+    }
+
+    private byte[] objectMessage(String call, Object buf, int offset, int count, Datatype datatype) {
+        Object[] objs = Buffers.objects(call, buf);
+        return Buffers.serialize(call, objs, offset, objectCount(call, offset, count, datatype, objs));
+    }
+
+    private void checkSource(String call, int source) {
+        if (source != MPI.ANY_SOURCE && (source < 0 || source >= core.size())) {
+            throw new MPIException(call + ": source must be 0.." + (core.size() - 1) + ", ANY_SOURCE or PROC_NULL, was "
+                + source);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[rank " + Rank() + " of " + Size() + "]";
+    }
+}

@@ -1,0 +1,381 @@
+package mpi;
+
+/**
+ * An intracommunicator (mpiJava 1.2): the collectives and the communicator constructors, each
+ * one core call ({@link org.hympj.api.Comm}). BOOLEAN buffers travel as bytes; OBJECT buffers
+ * are supported by {@link #Bcast}, {@link #Gather}, {@link #Scatter} and {@link #Allgather}
+ * (serialized, {@link ObjectCollectives}); the other collectives
+ * refuse OBJECT with an MPIException that says so.
+ */
+public class Intracomm extends Comm {
+    Intracomm(org.hympj.api.Comm core, int[] worldRanks) {
+        super(core, worldRanks);
+    }
+
+    // ---------------------------------------------------------------- constructors
+
+    /** A communicator with the same members and a separate matching space (collective). */
+    public Intracomm Dup() {
+        try {
+            return new Intracomm(core.dup(), group.members.clone());
+        } catch (RuntimeException e) {
+            throw MPIException.of("Dup", e);
+        }
+    }
+
+    @Override
+    public Object clone() {
+        return Dup();
+    }
+
+    /**
+     * Splits by {@code colour}, ordered by {@code key} then rank (collective); null where
+     * {@code colour} is {@link MPI#UNDEFINED}.
+     */
+    public Intracomm Split(int colour, int key) {
+        try {
+            org.hympj.api.Comm c = core.split(colour, key);
+            return c == null ? null : new Intracomm(c, worldRanksOf(c));
+        } catch (RuntimeException e) {
+            throw MPIException.of("Split", e);
+        }
+    }
+
+    /**
+     * The communicator of the members of {@code group}, in its order (collective: every member
+     * of this communicator calls with the same group); null for the others.
+     */
+    public Intracomm Create(Group group) {
+        try {
+            if (group == null) {
+                throw new MPIException("Create: group must not be null");
+            }
+            for (int i = 0; i < group.members.length; i++) {
+                if (this.group.indexOf(group.members[i]) == MPI.UNDEFINED) {
+                    throw new MPIException("Create: member " + i + " of the group (world rank " + group.members[i]
+                        + ") is not in this communicator");
+                }
+            }
+            int me = group.Rank();
+            org.hympj.api.Comm c = core.split(me == MPI.UNDEFINED ? MPI.UNDEFINED : 0, me);
+            return c == null ? null : new Intracomm(c, group.members.clone());
+        } catch (RuntimeException e) {
+            throw MPIException.of("Create", e);
+        }
+    }
+
+    /**
+     * A Cartesian communicator over the first prod(dims) ranks (collective); null for the
+     * others. {@code reorder} is allowed and not used: on one machine every placement is equal.
+     */
+    public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
+        try {
+            org.hympj.api.CartComm c = core.createCart(dims, periods, reorder);
+            return c == null ? null : new Cartcomm(c, worldRanksOf(c));
+        } catch (RuntimeException e) {
+            throw MPIException.of("Create_cart", e);
+        }
+    }
+
+    /** Not supported: the core has no graph topology yet. */
+    public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
+        throw MPIException.notSupported("Create_graph", "the core API has no graph topology (docs/MIGRATING.md)");
+    }
+
+    /** Not supported: the core has no intercommunicators. */
+    public Intercomm Create_intercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
+        throw MPIException.notSupported("Create_intercomm", "the core API has no intercommunicators "
+            + "(docs/MIGRATING.md)");
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    public void Barrier() {
+        try {
+            core.barrier();
+        } catch (RuntimeException e) {
+            throw MPIException.of("Barrier", e);
+        }
+    }
+
+    public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
+        try {
+            if (irregular(datatype)) {
+                Object packed = Rank() == root ? datatype.blocks.pack("Bcast", buf, offset, count, datatype)
+                    : datatype.blocks.scratch("Bcast", buf, offset, count, datatype);
+                core.bcast(packed, 0, packedCount(datatype, count), packedType(datatype), root);
+                if (Rank() != root) {
+                    datatype.blocks.unpack(packed, packedCount(datatype, count), buf, offset, count);
+                }
+                return;
+            }
+            if (kind("Bcast", datatype) == Datatype.Kind.OBJECT) {
+                bcastObjects(buf, offset, count, datatype, root);
+                return;
+            }
+            Object b = in("Bcast", buf, datatype);
+            core.bcast(b, offset, count, datatype.core, root);
+            back(buf, b, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Bcast", e);
+        }
+    }
+
+    /** The root's objects, serialized, then their length and bytes broadcast. */
+    private void bcastObjects(Object buf, int offset, int count, Datatype datatype, int root) {
+        Object[] objs = Buffers.objects("Bcast", buf);
+        int n = Math.toIntExact((long) count * Math.max(1, datatype.core.elements()));
+        if (root < 0 || root >= Size()) {
+            throw new MPIException("Bcast: root must be 0.." + (Size() - 1) + ", was " + root);
+        }
+        byte[] data = Rank() == root ? Buffers.serialize("Bcast", objs, offset, n) : null;
+        int[] len = {data == null ? 0 : data.length};
+        core.bcast(len, 0, 1, org.hympj.api.Datatype.INT, root);
+        if (data == null) {
+            data = new byte[len[0]];
+        }
+        core.bcast(data, 0, len[0], org.hympj.api.Datatype.BYTE, root);
+        if (Rank() != root) {
+            Buffers.deserialize("Bcast", data, objs, offset, n);
+        }
+    }
+
+    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                       Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            if (kind("Gather", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).gather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
+                return;
+            }
+            boolean atRoot = Rank() == root;
+            Object s = in("Gather", sendbuf, sendtype);
+            Object r = atRoot ? in("Gather", recvbuf, recvtype) : null;
+            core.gather(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount,
+                atRoot ? recvtype.core : null, root);
+            if (atRoot) {
+                back(recvbuf, r, recvtype);
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Gather", e);
+        }
+    }
+
+    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            Object s = in("Gatherv", sendbuf, sendtype);
+            Object r = atRoot ? in("Gatherv", recvbuf, recvtype) : null;
+            core.gatherv(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, displs,
+                atRoot ? recvtype.core : null, root);
+            if (atRoot) {
+                back(recvbuf, r, recvtype);
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Gatherv", e);
+        }
+    }
+
+    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            if (kind("Scatter", recvtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).scatter(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype, root);
+                return;
+            }
+            boolean atRoot = Rank() == root;
+            Object s = atRoot ? in("Scatter", sendbuf, sendtype) : null;
+            Object r = in("Scatter", recvbuf, recvtype);
+            core.scatter(s, sendoffset, sendcount, atRoot ? sendtype.core : null, r, recvoffset, recvcount,
+                recvtype.core, root);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Scatter", e);
+        }
+    }
+
+    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            Object s = atRoot ? in("Scatterv", sendbuf, sendtype) : null;
+            Object r = in("Scatterv", recvbuf, recvtype);
+            core.scatterv(s, sendoffset, sendcount, displs, atRoot ? sendtype.core : null, r, recvoffset, recvcount,
+                recvtype.core, root);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Scatterv", e);
+        }
+    }
+
+    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            if (kind("Allgather", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).allgather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype);
+                return;
+            }
+            Object s = in("Allgather", sendbuf, sendtype);
+            Object r = in("Allgather", recvbuf, recvtype);
+            core.allgather(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, recvtype.core);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Allgather", e);
+        }
+    }
+
+    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                           Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            Object s = in("Allgatherv", sendbuf, sendtype);
+            Object r = in("Allgatherv", recvbuf, recvtype);
+            core.allgatherv(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, displs, recvtype.core);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Allgatherv", e);
+        }
+    }
+
+    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            Object s = in("Alltoall", sendbuf, sendtype);
+            Object r = in("Alltoall", recvbuf, recvtype);
+            core.alltoall(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, recvtype.core);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Alltoall", e);
+        }
+    }
+
+    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            Object s = in("Alltoallv", sendbuf, sendtype);
+            Object r = in("Alltoallv", recvbuf, recvtype);
+            core.alltoallv(s, sendoffset, sendcount, sdispls, sendtype.core, r, recvoffset, recvcount, rdispls,
+                recvtype.core);
+            back(recvbuf, r, recvtype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Alltoallv", e);
+        }
+    }
+
+    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+                       Op op, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            org.hympj.api.Op o = op("Reduce", op, datatype);
+            Object s = in("Reduce", sendbuf, datatype);
+            Object r = atRoot ? in("Reduce", recvbuf, datatype) : null;
+            core.reduce(s, sendoffset, r, recvoffset, count, datatype.core, o, root);
+            if (atRoot) {
+                back(recvbuf, r, datatype);
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Reduce", e);
+        }
+    }
+
+    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                          Datatype datatype, Op op) {
+        try {
+            org.hympj.api.Op o = op("Allreduce", op, datatype);
+            Object s = in("Allreduce", sendbuf, datatype);
+            Object r = in("Allreduce", recvbuf, datatype);
+            core.allreduce(s, sendoffset, r, recvoffset, count, datatype.core, o);
+            back(recvbuf, r, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Allreduce", e);
+        }
+    }
+
+    /** Reduces {@code sum(recvcounts)} items and leaves block i (of recvcounts[i] items) on rank i. */
+    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                               Datatype datatype, Op op) {
+        try {
+            org.hympj.api.Op o = op("Reduce_scatter", op, datatype);
+            Object s = in("Reduce_scatter", sendbuf, datatype);
+            Object r = in("Reduce_scatter", recvbuf, datatype);
+            core.reduceScatter(s, sendoffset, r, recvoffset, recvcounts, datatype.core, o);
+            back(recvbuf, r, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Reduce_scatter", e);
+        }
+    }
+
+    /** {@link #Reduce_scatter} with {@code recvcount} items for every rank (MPI-2.2). */
+    public void Reduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int recvcount,
+                                     Datatype datatype, Op op) {
+        try {
+            org.hympj.api.Op o = op("Reduce_scatter_block", op, datatype);
+            Object s = in("Reduce_scatter_block", sendbuf, datatype);
+            Object r = in("Reduce_scatter_block", recvbuf, datatype);
+            core.reduceScatterBlock(s, sendoffset, r, recvoffset, recvcount, datatype.core, o);
+            back(recvbuf, r, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Reduce_scatter_block", e);
+        }
+    }
+
+    /** Inclusive prefix reduction in rank order. */
+    public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+                     Op op) {
+        try {
+            org.hympj.api.Op o = op("Scan", op, datatype);
+            Object s = in("Scan", sendbuf, datatype);
+            Object r = in("Scan", recvbuf, datatype);
+            core.scan(s, sendoffset, r, recvoffset, count, datatype.core, o);
+            back(recvbuf, r, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Scan", e);
+        }
+    }
+
+    /** Exclusive prefix reduction (MPI-2): rank 0's receive buffer is left as it was. */
+    public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
+                       Op op) {
+        try {
+            org.hympj.api.Op o = op("Exscan", op, datatype);
+            Object s = in("Exscan", sendbuf, datatype);
+            Object r = in("Exscan", recvbuf, datatype);
+            core.exscan(s, sendoffset, r, recvoffset, count, datatype.core, o);
+            back(recvbuf, r, datatype);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Exscan", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static org.hympj.api.Op op(String call, Op op, Datatype datatype) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        kind(call, datatype);
+        return op.coreFor(call, datatype);
+    }
+
+    /** The array the core sees: the buffer itself, or for BOOLEAN its bytes. */
+    static Object in(String call, Object buf, Datatype datatype) {
+        switch (kind(call, datatype)) {
+            case CORE:
+                return buf;
+            case BOOLEAN:
+                return Buffers.toBytes(Buffers.booleans(call, buf));
+            default:
+                throw MPIException.notSupported(call + " of OBJECT", "objects are serialized by Send/Recv, Bcast, "
+                    + "Gather, Scatter and Allgather only");
+        }
+    }
+
+    /** After a receive into {@link #in}'s array: copies a BOOLEAN buffer back. */
+    static void back(Object buf, Object passed, Datatype datatype) {
+        if (datatype.kind == Datatype.Kind.BOOLEAN) {
+            Buffers.fromBytes((byte[]) passed, (boolean[]) buf);
+        }
+    }
+}

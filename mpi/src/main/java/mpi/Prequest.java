@@ -1,0 +1,69 @@
+package mpi;
+
+import org.hympj.api.PersistentRequest;
+
+/**
+ * A persistent request (mpiJava 1.2): made once by {@code Send_init}/{@code Recv_init} …,
+ * started many times. The core resolves peer, route and buffer at init; a start allocates
+ * nothing. {@link #Startall} checks every request before starting any.
+ */
+public class Prequest extends Request {
+    final PersistentRequest core;
+    /** Run before each start (a BOOLEAN send copies its buffer into bytes); may be null. */
+    private final Runnable beforeStart;
+
+    Prequest(PersistentRequest core, CorePending.After after, Runnable beforeStart) {
+        super(new CorePending(core, after), true);
+        this.core = core;
+        this.beforeStart = beforeStart;
+    }
+
+    /** Starts the operation (MPI_Start); it must not be active. */
+    public void Start() {
+        try {
+            if (impl == null) {
+                throw new MPIException("Start: the request was freed");
+            }
+            if (isActive()) {
+                throw new MPIException("Start: the request is still active (start it again after Wait or a successful Test)");
+            }
+            if (beforeStart != null) {
+                beforeStart.run();
+            }
+            core.start();
+        } catch (RuntimeException e) {
+            throw MPIException.of("Start", e);
+        }
+    }
+
+    /** Starts every non-null request, in order (MPI_Startall); if one cannot be started, none is. */
+    public static void Startall(Prequest[] requests) {
+        if (requests == null) {
+            throw new MPIException("Startall: requests must not be null");
+        }
+        try {
+            PersistentRequest[] cores = new PersistentRequest[requests.length];
+            for (int i = 0; i < requests.length; i++) {
+                Prequest p = requests[i];
+                if (p == null) {
+                    continue;
+                }
+                if (p.impl == null) {
+                    throw new MPIException("Startall: requests[" + i + "] was freed");
+                }
+                if (p.isActive()) {
+                    throw new MPIException("Startall: requests[" + i + "] is still active");
+                }
+                cores[i] = p.core;
+            }
+            for (Prequest p : requests) {
+                if (p != null && p.beforeStart != null) {
+                    p.beforeStart.run();
+                }
+            }
+            org.hympj.api.Request.startAll(cores);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Startall", e);
+        }
+    }
+}

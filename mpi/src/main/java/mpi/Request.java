@@ -1,0 +1,270 @@
+package mpi;
+
+/**
+ * A non-blocking operation (mpiJava 1.2). {@link #Wait()} blocks; {@link #Test()} returns
+ * null while the operation is in flight. A completed non-persistent request becomes null
+ * ({@link #Is_null()}); {@link MPI#REQUEST_NULL} is one from the start. The static calls take
+ * arrays that may hold null requests and skip them; {@code Waitany}/{@code Testany} report
+ * the position in {@link Status#index}.
+ */
+public class Request {
+    /** Null once a non-persistent request has completed and been reported. */
+    Pending impl;
+    private final boolean persistent;
+    /** Completed (seen by a test of an array call) but not yet reported to the program. */
+    private boolean ready;
+    private final Status readyStatus = new Status();
+
+    Request(Pending impl, boolean persistent) {
+        this.impl = impl;
+        this.persistent = persistent;
+    }
+
+    Request(Pending impl) {
+        this(impl, false);
+    }
+
+    /** True for a request that stands for nothing (completed and reported, or REQUEST_NULL). */
+    public boolean Is_null() {
+        return impl == null;
+    }
+
+    boolean isActive() {
+        return impl != null && (ready || impl.active());
+    }
+
+    /** True (and the status kept for the report) when the operation has completed. */
+    private boolean poll() {
+        if (ready) {
+            return true;
+        }
+        if (impl.test(readyStatus)) {
+            ready = true;
+        }
+        return ready;
+    }
+
+    private Status report(int index) {
+        Status s = new Status();
+        s.source = readyStatus.source;
+        s.tag = readyStatus.tag;
+        s.bytes = readyStatus.bytes;
+        s.objects = readyStatus.objects;
+        s.index = index;
+        ready = false;
+        if (!persistent) {
+            impl = null;
+        }
+        return s;
+    }
+
+    private static Status empty(int index) {
+        Status s = new Status();
+        s.index = index;
+        return s;
+    }
+
+    /** Blocks until the operation completes; its status (an empty one for a null or inactive request). */
+    public Status Wait() {
+        try {
+            if (!isActive()) {
+                return empty(MPI.UNDEFINED);
+            }
+            if (!ready) {
+                impl.waitFor(readyStatus);
+                ready = true;
+            }
+            return report(MPI.UNDEFINED);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Wait", e);
+        }
+    }
+
+    /** The status if the operation has completed, else null (an empty status for a null or inactive request). */
+    public Status Test() {
+        try {
+            if (!isActive()) {
+                return empty(MPI.UNDEFINED);
+            }
+            return poll() ? report(MPI.UNDEFINED) : null;
+        } catch (RuntimeException e) {
+            throw MPIException.of("Test", e);
+        }
+    }
+
+    /** Releases the request (an active one is completed first, as the core does). */
+    public void Free() {
+        try {
+            if (impl != null) {
+                impl.free();
+                impl = null;
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of("Free", e);
+        }
+    }
+
+    /** Not supported: the engine cannot withdraw a posted receive or a sent message. */
+    public void Cancel() {
+        throw MPIException.notSupported("Cancel", "the transport's engine cannot withdraw a posted receive or a "
+            + "sent message (docs/MIGRATING.md)");
+    }
+
+    // ---------------------------------------------------------------- arrays
+
+    private static void checkArray(String call, Request[] requests) {
+        if (requests == null) {
+            throw new MPIException(call + ": requests must not be null");
+        }
+    }
+
+    /** Waits for every request; a status per position (empty for null ones). */
+    public static Status[] Waitall(Request[] requests) {
+        checkArray("Waitall", requests);
+        Status[] out = new Status[requests.length];
+        MPIException first = null;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            try {
+                out[i] = r == null ? empty(i) : r.Wait();
+                out[i].index = i;
+            } catch (MPIException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw new MPIException("Waitall: " + first.getMessage(), first);
+        }
+        return out;
+    }
+
+    /**
+     * Waits until one active request completes; its status with {@code index} its position.
+     * With none active, an empty status whose index is {@link MPI#UNDEFINED}.
+     */
+    public static Status Waitany(Request[] requests) {
+        checkArray("Waitany", requests);
+        Idle idle = new Idle();
+        while (true) {
+            Status s = testAny("Waitany", requests);
+            if (s != null) {
+                return s;
+            }
+            idle.idle();
+        }
+    }
+
+    /** As {@link #Waitany} without blocking: null when active requests remain and none has completed. */
+    public static Status Testany(Request[] requests) {
+        checkArray("Testany", requests);
+        return testAny("Testany", requests);
+    }
+
+    private static Status testAny(String call, Request[] requests) {
+        boolean anyActive = false;
+        try {
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                if (r == null || !r.isActive()) {
+                    continue;
+                }
+                anyActive = true;
+                if (r.poll()) {
+                    return r.report(i);
+                }
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of(call, e);
+        }
+        return anyActive ? null : empty(MPI.UNDEFINED);
+    }
+
+    /**
+     * Waits until at least one active request completes; the statuses of all that have (each
+     * with its position in {@code index}). With none active, an empty array.
+     */
+    public static Status[] Waitsome(Request[] requests) {
+        checkArray("Waitsome", requests);
+        Idle idle = new Idle();
+        while (true) {
+            Status[] s = testSome("Waitsome", requests);
+            if (s == null || s.length > 0) {
+                return s == null ? new Status[0] : s;
+            }
+            idle.idle();
+        }
+    }
+
+    /** The statuses of the requests that have completed now (possibly none). */
+    public static Status[] Testsome(Request[] requests) {
+        checkArray("Testsome", requests);
+        Status[] s = testSome("Testsome", requests);
+        return s == null ? new Status[0] : s;
+    }
+
+    /** Completed ones; null when none is active. */
+    private static Status[] testSome(String call, Request[] requests) {
+        java.util.List<Status> done = new java.util.ArrayList<>();
+        boolean anyActive = false;
+        try {
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                if (r == null || !r.isActive()) {
+                    continue;
+                }
+                anyActive = true;
+                if (r.poll()) {
+                    done.add(r.report(i));
+                }
+            }
+        } catch (RuntimeException e) {
+            throw MPIException.of(call, e);
+        }
+        return anyActive ? done.toArray(new Status[0]) : null;
+    }
+
+    /**
+     * The statuses of all if every active request has completed; else null, and the ones that
+     * have completed keep their status for a later wait or test.
+     */
+    public static Status[] Testall(Request[] requests) {
+        checkArray("Testall", requests);
+        try {
+            boolean all = true;
+            for (Request r : requests) {
+                if (r != null && r.isActive() && !r.poll()) {
+                    all = false;
+                }
+            }
+            if (!all) {
+                return null;
+            }
+            Status[] out = new Status[requests.length];
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                out[i] = r != null && r.isActive() ? r.report(i) : empty(i);
+            }
+            return out;
+        } catch (RuntimeException e) {
+            throw MPIException.of("Testall", e);
+        }
+    }
+
+    /** Spin, then yield, then park briefly: how the array waits idle between polls. */
+    private static final class Idle {
+        private int rounds;
+
+        void idle() {
+            rounds++;
+            if (rounds < 200) {
+                Thread.onSpinWait();
+            } else if (rounds < 2000) {
+                Thread.yield();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+}

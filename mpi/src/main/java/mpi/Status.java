@@ -1,0 +1,79 @@
+package mpi;
+
+/**
+ * What a receive, probe or wait found (mpiJava 1.2): the public fields {@code source},
+ * {@code tag} and {@code index} (the position in the array for Waitany/Testany/Waitsome…).
+ */
+public class Status {
+    public int source = MPI.ANY_SOURCE;
+    public int tag = MPI.ANY_TAG;
+    public int index = MPI.UNDEFINED;
+    /** Bytes that arrived (serialized bytes for OBJECT). */
+    long bytes;
+    /** Objects that arrived, for an OBJECT receive; -1 otherwise. */
+    int objects = -1;
+
+    public Status() {
+    }
+
+    static Status of(org.hympj.api.Status s) {
+        Status st = new Status();
+        st.set(s);
+        return st;
+    }
+
+    void set(org.hympj.api.Status s) {
+        source = s.source();
+        tag = s.tag();
+        bytes = s.bytes();
+    }
+
+    /** Items of {@code datatype} that arrived; {@link MPI#UNDEFINED} if not a whole number. */
+    public int Get_count(Datatype datatype) {
+        if (datatype == null) {
+            throw new MPIException("Get_count: datatype must not be null");
+        }
+        if (datatype.kind == Datatype.Kind.OBJECT || objects >= 0) {
+            if (objects < 0) {
+                throw new MPIException("Get_count: the message was not received as OBJECT");
+            }
+            long per = datatype.kind == Datatype.Kind.OBJECT ? Math.max(1, datatype.core.elements()) : 1;
+            return objects % per == 0 ? (int) (objects / per) : MPI.UNDEFINED;
+        }
+        if (datatype.kind == Datatype.Kind.MARKER) {
+            throw new MPIException("Get_count: " + datatype + " is a marker, not a type of data");
+        }
+        long size = datatype.itemBytes();
+        if (size == 0) {
+            return 0;
+        }
+        return bytes % size == 0 ? (int) (bytes / size) : MPI.UNDEFINED;
+    }
+
+    /** Elements (of the datatype's primitive kind) that arrived. */
+    public int Get_elements(Datatype datatype) {
+        if (datatype == null) {
+            throw new MPIException("Get_elements: datatype must not be null");
+        }
+        if (objects >= 0) {
+            return objects;
+        }
+        if (datatype.kind == Datatype.Kind.MARKER) {
+            throw new MPIException("Get_elements: " + datatype + " is a marker, not a type of data");
+        }
+        return (int) (bytes / datatype.core.primitive().bytes());
+    }
+
+    /**
+     * Always false: HyMPJ cannot cancel a posted operation ({@link Request#Cancel} refuses), so
+     * nothing that completed was cancelled.
+     */
+    public boolean Test_cancelled() {
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", index=" + index + ", bytes=" + bytes + "]";
+    }
+}

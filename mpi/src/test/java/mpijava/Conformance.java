@@ -1,0 +1,646 @@
+package mpijava;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import mpi.Cartcomm;
+import mpi.Comm;
+import mpi.Datatype;
+import mpi.Group;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.Prequest;
+import mpi.Request;
+import mpi.ShiftParms;
+import mpi.Status;
+import mpi.User_function;
+
+/**
+ * Conformance scenarios of the mpi package, run at any number of ranks; each rank prints
+ * {@code PASS <scenario>} when its checks hold and throws otherwise.
+ */
+public class Conformance {
+    static int me;
+    static int size;
+    static Intracomm world;
+
+    public static void main(String[] args) throws Exception {
+        String[] rest = MPI.Init(args);
+        Ring.check(Arrays.equals(rest, args), "Init returns the program's arguments");
+        Ring.check(MPI.Initialized() && !MPI.Finalized(), "Initialized/Finalized");
+        world = MPI.COMM_WORLD;
+        me = world.Rank();
+        size = world.Size();
+        pointToPoint();
+        pass("p2p");
+        requests();
+        pass("requests");
+        persistent();
+        pass("persistent");
+        vCollectives();
+        pass("v-collectives");
+        prefixes();
+        pass("scan");
+        ops();
+        pass("ops");
+        objects();
+        pass("objects");
+        groups();
+        pass("groups");
+        cartesian();
+        pass("cart");
+        buffered();
+        pass("bsend");
+        packing();
+        pass("pack");
+        irregular();
+        pass("irregular-types");
+        errors();
+        pass("errors");
+        environment();
+        pass("environment");
+        MPI.Finalize();
+        Ring.check(MPI.Finalized(), "Finalized after Finalize");
+        System.out.println("finalize");
+    }
+
+    static void pass(String s) {
+        world.Barrier();
+        System.out.println("PASS " + s);
+    }
+
+    static void pointToPoint() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        // Sendrecv_replace around the ring, with offsets
+        int[] buf = {-1, me * 10, me * 10 + 1, -1};
+        Status s = world.Sendrecv_replace(buf, 1, 2, MPI.INT, next, 5, prev, 5);
+        Ring.check(buf[1] == prev * 10 && buf[2] == prev * 10 + 1 && buf[0] == -1 && buf[3] == -1,
+            "Sendrecv_replace " + Arrays.toString(buf));
+        Ring.check(s.source == prev && s.tag == 5 && s.Get_count(MPI.INT) == 2 && s.Get_elements(MPI.INT) == 2,
+            "Sendrecv_replace status " + s);
+        Ring.check(!s.Test_cancelled(), "nothing is cancelled");
+        // message order per pair and tag, and Get_count of a short message
+        Request[] sends = new Request[5];
+        for (int i = 0; i < 5; i++) {
+            sends[i] = world.Isend(new long[] {i, i}, 0, i % 2 + 1, MPI.LONG, next, 7);
+        }
+        long[] in = new long[2];
+        for (int i = 0; i < 5; i++) {
+            Status st = world.Recv(in, 0, 2, MPI.LONG, prev, 7);
+            Ring.check(in[0] == i && st.Get_count(MPI.LONG) == i % 2 + 1, "order: message " + i + " got " + in[0]);
+        }
+        Request.Waitall(sends);
+        // PROC_NULL: completes at once
+        Status n = world.Recv(in, 0, 2, MPI.LONG, MPI.PROC_NULL, 1);
+        Ring.check(n.source == MPI.PROC_NULL, "PROC_NULL receive status " + n);
+        world.Send(in, 0, 2, MPI.LONG, MPI.PROC_NULL, 1);
+        // boolean buffers, Rsend (standard mode), Iprobe
+        boolean[] flags = {me % 2 == 0, true, false};
+        boolean[] got = new boolean[4];
+        world.Barrier();
+        Request r = world.Irecv(got, 1, 3, MPI.BOOLEAN, prev, 8);
+        world.Barrier();
+        world.Rsend(flags, 0, 3, MPI.BOOLEAN, next, 8);
+        Status bs = r.Wait();
+        Ring.check(!got[0] && got[1] == (prev % 2 == 0) && got[2] && !got[3] && bs.Get_count(MPI.BOOLEAN) == 3,
+            "boolean receive " + Arrays.toString(got));
+        Ring.check(r.Is_null(), "a completed request is null");
+        Ring.check(world.Iprobe(MPI.ANY_SOURCE, 12345) == null, "Iprobe with nothing there is null");
+    }
+
+    static void requests() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        double[] in = new double[3];
+        Request r = world.Irecv(in, 0, 3, MPI.DOUBLE, prev, 20);
+        world.Barrier();
+        Ring.check(r.Test() == null, "Test before the message is sent is null");
+        world.Barrier();
+        Request[] reqs = {MPI.REQUEST_NULL, world.Isend(new double[] {1, 2, me}, 0, 3, MPI.DOUBLE, next, 20), r};
+        Status any = Request.Waitany(reqs);
+        Ring.check(any.index == 1 || any.index == 2, "Waitany index " + any.index);
+        Status[] all = Request.Waitall(reqs);
+        Ring.check(all.length == 3 && in[2] == prev, "Waitall " + Arrays.toString(in));
+        Status none = Request.Waitany(reqs);
+        Ring.check(none.index == MPI.UNDEFINED, "Waitany with nothing active: UNDEFINED");
+        Ring.check(Request.Testany(new Request[] {MPI.REQUEST_NULL}).index == MPI.UNDEFINED, "Testany of nulls");
+        // Waitsome / Testsome / Testall
+        int[][] bufs = new int[3][1];
+        Request[] rs = new Request[3];
+        for (int i = 0; i < 3; i++) {
+            rs[i] = world.Irecv(bufs[i], 0, 1, MPI.INT, prev, 30 + i);
+        }
+        Ring.check(Request.Testall(rs) == null, "Testall with receives unmatched is null");
+        world.Barrier(); // nobody sends before every rank has tested
+        for (int i = 0; i < 3; i++) {
+            world.Send(new int[] {100 * me + i}, 0, 1, MPI.INT, next, 30 + i);
+        }
+        int done = 0;
+        while (done < 3) {
+            Status[] some = Request.Waitsome(rs);
+            for (Status st : some) {
+                Ring.check(bufs[st.index][0] == 100 * prev + st.index && st.tag == 30 + st.index,
+                    "Waitsome " + st);
+            }
+            done += some.length;
+        }
+        Ring.check(Request.Testsome(rs).length == 0, "Testsome after all completed");
+        Ring.check(Request.Testall(rs) != null, "Testall with none active");
+    }
+
+    static void persistent() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        int[] out = new int[2];
+        int[] in = new int[2];
+        Prequest send = world.Send_init(out, 0, 2, MPI.INT, next, 40);
+        Prequest recv = world.Recv_init(in, 0, 2, MPI.INT, prev, 40);
+        for (int it = 0; it < 5; it++) {
+            out[0] = it;
+            out[1] = me;
+            Prequest.Startall(new Prequest[] {recv, send});
+            Request.Waitall(new Request[] {send, recv});
+            Ring.check(in[0] == it && in[1] == prev, "persistent iteration " + it + ": " + Arrays.toString(in));
+        }
+        send.Start();
+        recv.Start();
+        boolean refused = false;
+        try {
+            send.Start();
+        } catch (MPIException e) {
+            refused = e.getMessage().contains("Start");
+        }
+        send.Wait();
+        recv.Wait();
+        Ring.check(refused, "Start of an active request is refused");
+        send.Free();
+        recv.Free();
+    }
+
+    static void vCollectives() {
+        // rank i contributes i+1 ints valued 100*i + k
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int total = 0;
+        for (int i = 0; i < size; i++) {
+            counts[i] = i + 1;
+            displs[i] = total + i; // a gap of i between blocks
+            total += counts[i] + i;
+        }
+        int[] mine = new int[me + 1];
+        for (int k = 0; k <= me; k++) {
+            mine[k] = 100 * me + k;
+        }
+        int root = size - 1;
+        int[] gathered = new int[total + 1];
+        Arrays.fill(gathered, -7);
+        world.Gatherv(mine, 0, me + 1, MPI.INT, gathered, 1, counts, displs, MPI.INT, root);
+        if (me == root) {
+            checkBlocks("Gatherv", gathered, 1, counts, displs);
+        }
+        int[] everywhere = new int[total + 1];
+        Arrays.fill(everywhere, -7);
+        world.Allgatherv(mine, 0, me + 1, MPI.INT, everywhere, 1, counts, displs, MPI.INT);
+        checkBlocks("Allgatherv", everywhere, 1, counts, displs);
+        int[] back = new int[me + 1];
+        world.Scatterv(everywhere, 1, counts, displs, MPI.INT, back, 0, me + 1, MPI.INT, 0);
+        Ring.check(Arrays.equals(back, mine), "Scatterv " + Arrays.toString(back));
+        // Alltoallv: rank i sends j+1 copies of (10*i + j) to rank j
+        int[] sc = new int[size];
+        int[] sd = new int[size];
+        int[] rc = new int[size];
+        int[] rd = new int[size];
+        int st = 0;
+        int rt = 0;
+        for (int j = 0; j < size; j++) {
+            sc[j] = j + 1;
+            sd[j] = st;
+            st += sc[j];
+            rc[j] = me + 1;
+            rd[j] = rt;
+            rt += rc[j];
+        }
+        int[] sbuf = new int[st];
+        for (int j = 0; j < size; j++) {
+            Arrays.fill(sbuf, sd[j], sd[j] + sc[j], 10 * me + j);
+        }
+        int[] rbuf = new int[rt];
+        world.Alltoallv(sbuf, 0, sc, sd, MPI.INT, rbuf, 0, rc, rd, MPI.INT);
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < rc[i]; k++) {
+                Ring.check(rbuf[rd[i] + k] == 10 * i + me, "Alltoallv from " + i + ": " + Arrays.toString(rbuf));
+            }
+        }
+    }
+
+    static void checkBlocks(String what, int[] buf, int offset, int[] counts, int[] displs) {
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < counts[i]; k++) {
+                Ring.check(buf[offset + displs[i] + k] == 100 * i + k, what + " block " + i + ": " + Arrays.toString(buf));
+            }
+            if (i > 0) {
+                Ring.check(buf[offset + displs[i] - 1] == -7, what + " wrote into the gap before block " + i);
+            }
+        }
+    }
+
+    static void prefixes() {
+        long[] x = {me + 1, 2L * (me + 1)};
+        long[] s = new long[2];
+        world.Scan(x, 0, s, 0, 2, MPI.LONG, MPI.SUM);
+        long tri = (long) (me + 1) * (me + 2) / 2;
+        Ring.check(s[0] == tri && s[1] == 2 * tri, "Scan " + Arrays.toString(s));
+        long[] e = {-1, -1};
+        world.Exscan(x, 0, e, 0, 2, MPI.LONG, MPI.SUM);
+        long etri = (long) me * (me + 1) / 2;
+        Ring.check(me == 0 ? e[0] == -1 : e[0] == etri && e[1] == 2 * etri, "Exscan " + Arrays.toString(e));
+        // non-commutative user op in rank order: string-like concatenation of digits
+        Op concat = new Op(new User_function() {
+            @Override
+            public void Call(Object in, int io, Object inout, int ioo, int count, Datatype t) {
+                long[] a = (long[]) in;
+                long[] b = (long[]) inout;
+                for (int i = 0; i < count; i++) {
+                    b[ioo + i] = a[io + i] * 10 + b[ioo + i];
+                }
+            }
+        }, false);
+        long[] digit = {me + 1};
+        long[] joined = new long[1];
+        world.Scan(digit, 0, joined, 0, 1, MPI.LONG, concat);
+        long want = 0;
+        for (int r = 0; r <= me; r++) {
+            want = want * 10 + r + 1;
+        }
+        Ring.check(size > 9 || joined[0] == want, "Scan of a non-commutative op " + joined[0] + " vs " + want);
+        // Reduce_scatter: rank i gets i+1 sums
+        int[] rc = new int[size];
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            rc[i] = i + 1;
+            n += rc[i];
+        }
+        int[] v = new int[n];
+        for (int k = 0; k < n; k++) {
+            v[k] = k + me;
+        }
+        int[] mine = new int[me + 1];
+        world.Reduce_scatter(v, 0, mine, 0, rc, MPI.INT, MPI.SUM);
+        int first = me * (me + 1) / 2;
+        int ranks = size * (size - 1) / 2;
+        for (int k = 0; k <= me; k++) {
+            Ring.check(mine[k] == size * (first + k) + ranks, "Reduce_scatter " + Arrays.toString(mine));
+        }
+        int[] blk = new int[2];
+        int[] vb = new int[2 * size];
+        Arrays.fill(vb, me);
+        world.Reduce_scatter_block(vb, 0, blk, 0, 2, MPI.INT, MPI.MAX);
+        Ring.check(blk[0] == size - 1 && blk[1] == size - 1, "Reduce_scatter_block " + Arrays.toString(blk));
+    }
+
+    static void ops() {
+        // MINLOC/MAXLOC on INT2 and DOUBLE2: value (me - size/2)^2, index me
+        int val = (me - size / 2) * (me - size / 2);
+        int[] pair = {val, me, val + 1, me};
+        int[] out = new int[4];
+        world.Allreduce(pair, 0, out, 0, 2, MPI.INT2, MPI.MINLOC);
+        Ring.check(out[0] == 0 && out[1] == size / 2, "MINLOC INT2 " + Arrays.toString(out));
+        Ring.check(out[2] == 1 && out[3] == size / 2, "MINLOC INT2 second pair " + Arrays.toString(out));
+        double[] dp = {me % 2, me};
+        double[] dout = new double[2];
+        world.Reduce(dp, 0, dout, 0, 1, MPI.DOUBLE2, MPI.MAXLOC, 0);
+        if (me == 0) {
+            Ring.check(dout[0] == (size > 1 ? 1 : 0) && dout[1] == (size > 1 ? 1 : 0),
+                "MAXLOC DOUBLE2 ties take the smaller index " + Arrays.toString(dout));
+        }
+        // logical ops on BOOLEAN
+        boolean[] b = {true, me == 0, me % 2 == 1};
+        boolean[] land = new boolean[3];
+        boolean[] lor = new boolean[3];
+        boolean[] lxor = new boolean[3];
+        world.Allreduce(b, 0, land, 0, 3, MPI.BOOLEAN, MPI.LAND);
+        world.Allreduce(b, 0, lor, 0, 3, MPI.BOOLEAN, MPI.LOR);
+        world.Allreduce(b, 0, lxor, 0, 3, MPI.BOOLEAN, MPI.LXOR);
+        int odd = size / 2;
+        Ring.check(land[0] && land[1] == (size == 1) && !land[2], "LAND " + Arrays.toString(land));
+        Ring.check(lor[0] && lor[1] && lor[2] == (size > 1), "LOR " + Arrays.toString(lor));
+        Ring.check(lxor[0] == (size % 2 == 1) && lxor[1] && lxor[2] == (odd % 2 == 1), "LXOR " + Arrays.toString(lxor));
+        // bitwise on INT
+        int[] bits = {1 << me, ~0, 1 << me};
+        int[] bor = new int[3];
+        world.Allreduce(bits, 0, bor, 0, 3, MPI.INT, MPI.BOR);
+        int[] band = new int[3];
+        world.Allreduce(bits, 0, band, 0, 3, MPI.INT, MPI.BAND);
+        int[] bxor = new int[3];
+        world.Allreduce(bits, 0, bxor, 0, 3, MPI.INT, MPI.BXOR);
+        int allBits = (1 << size) - 1;
+        Ring.check(bor[0] == allBits && band[1] == ~0 && bxor[2] == allBits && band[0] == (size == 1 ? 1 : 0),
+            "bitwise " + Arrays.toString(bor) + Arrays.toString(band) + Arrays.toString(bxor));
+        // clear errors on undefined combinations, and the library stays usable
+        expectError("Allreduce", () -> world.Allreduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND));
+        expectError("Allreduce", () -> world.Allreduce(new int[2], 0, new int[2], 0, 2, MPI.INT, MPI.MINLOC));
+        expectError("Allreduce", () -> world.Allreduce(new boolean[1], 0, new boolean[1], 0, 1, MPI.BOOLEAN, MPI.SUM));
+        int[] sum = new int[1];
+        world.Allreduce(new int[] {1}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+        Ring.check(sum[0] == size, "Allreduce after refused ones");
+    }
+
+    static void objects() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        Object[] out = {"from " + me, new int[] {me, me * me}, null};
+        Object[] in = new Object[4];
+        Request r = world.Irecv(in, 1, 3, MPI.OBJECT, MPI.ANY_SOURCE, 50);
+        world.Send(out, 0, 3, MPI.OBJECT, next, 50);
+        Status s = r.Wait();
+        Ring.check(("from " + prev).equals(in[1]) && Arrays.equals((int[]) in[2], new int[] {prev, prev * prev})
+            && in[3] == null && in[0] == null, "objects " + Arrays.toString(in));
+        Ring.check(s.source == prev && s.Get_count(MPI.OBJECT) == 3, "object status " + s);
+        world.Send(out, 0, 2, MPI.OBJECT, next, 51);
+        Object[] in2 = new Object[2];
+        Status s2 = world.Recv(in2, 0, 2, MPI.OBJECT, prev, 51);
+        Ring.check(("from " + prev).equals(in2[0]) && s2.Get_count(MPI.OBJECT) == 2, "blocking objects");
+        Object[] shared = new Object[1];
+        if (me == 0) {
+            shared[0] = new StringBuilder("root");
+        }
+        world.Bcast(shared, 0, 1, MPI.OBJECT, 0);
+        Ring.check("root".equals(shared[0].toString()), "Bcast objects " + shared[0]);
+        Object[] names = new Object[size * 2];
+        world.Gather(new Object[] {"r" + me, me}, 0, 2, MPI.OBJECT, names, 0, 2, MPI.OBJECT, 0);
+        if (me == 0) {
+            for (int i = 0; i < size; i++) {
+                Ring.check(("r" + i).equals(names[2 * i]) && Integer.valueOf(i).equals(names[2 * i + 1]),
+                    "Gather objects " + Arrays.toString(names));
+            }
+        }
+        Object[] everyone = new Object[size + 1];
+        world.Allgather(new Object[] {"a" + me}, 0, 1, MPI.OBJECT, everyone, 1, 1, MPI.OBJECT);
+        for (int i = 0; i < size; i++) {
+            Ring.check(("a" + i).equals(everyone[i + 1]), "Allgather objects " + Arrays.toString(everyone));
+        }
+        Object[] deal = null;
+        int root = size - 1;
+        if (me == root) {
+            deal = new Object[2 * size];
+            for (int i = 0; i < size; i++) {
+                deal[2 * i] = "card" + i;
+                deal[2 * i + 1] = new long[] {i};
+            }
+        }
+        Object[] hand = new Object[2];
+        world.Scatter(deal, 0, 2, MPI.OBJECT, hand, 0, 2, MPI.OBJECT, root);
+        Ring.check(("card" + me).equals(hand[0]) && ((long[]) hand[1])[0] == me, "Scatter objects "
+            + Arrays.toString(hand));
+        expectError("Alltoall", () -> world.Alltoall(new Object[size], 0, 1, MPI.OBJECT, new Object[size], 0, 1,
+            MPI.OBJECT));
+        // truncation is reported and the library stays usable
+        world.Send(out, 0, 3, MPI.OBJECT, next, 52);
+        expectError("Recv", () -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 52));
+    }
+
+    static void groups() {
+        Group g = world.Group();
+        Ring.check(g.Size() == size && g.Rank() == me, "world group");
+        Group evens = g.Range_incl(new int[][] {{0, size - 1, 2}});
+        Group odds = g.Excl(evensRanks());
+        Ring.check(evens.Size() == (size + 1) / 2 && odds.Size() == size / 2, "Range_incl/Excl sizes");
+        Ring.check(Group.Compare(Group.Union(evens, odds), g) == MPI.SIMILAR || size < 3,
+            "Union of evens and odds is similar to the world");
+        Ring.check(Group.Compare(Group.Union(evens, odds), Group.Union(evens, odds)) == MPI.IDENT, "IDENT");
+        Ring.check(Group.Intersection(evens, odds).Size() == 0, "Intersection");
+        Ring.check(Group.Difference(g, odds).Size() == evens.Size(), "Difference");
+        int[] tr = Group.Translate_ranks(g, new int[] {me, MPI.PROC_NULL}, evens);
+        Ring.check(tr[0] == (me % 2 == 0 ? me / 2 : MPI.UNDEFINED) && tr[1] == MPI.PROC_NULL, "Translate_ranks "
+            + Arrays.toString(tr));
+        Group rev = g.Incl(reversed());
+        Ring.check(rev.Rank() == size - 1 - me, "Incl order");
+        Ring.check(Group.Compare(rev, g) == (size == 1 ? MPI.IDENT : MPI.SIMILAR), "reversed group is SIMILAR");
+        Ring.check(MPI.GROUP_EMPTY.Size() == 0 && MPI.GROUP_EMPTY.Rank() == MPI.UNDEFINED, "GROUP_EMPTY");
+        // communicators
+        Intracomm ev = world.Create(evens);
+        Ring.check((ev != null) == (me % 2 == 0), "Create: members only");
+        if (ev != null) {
+            Ring.check(ev.Rank() == me / 2 && ev.Size() == evens.Size(), "Create ranks");
+            int[] sum = new int[1];
+            ev.Allreduce(new int[] {me}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+            int want = 0;
+            for (int r = 0; r < size; r += 2) {
+                want += r;
+            }
+            Ring.check(sum[0] == want, "Allreduce on a created communicator");
+        }
+        Intracomm back = world.Create(rev);
+        Ring.check(back.Rank() == size - 1 - me, "Create with a reordered group");
+        Ring.check(Comm.Compare(world, world) == MPI.IDENT, "Compare IDENT");
+        Ring.check(Comm.Compare(world, world.Dup()) == MPI.CONGRUENT, "Compare CONGRUENT");
+        Ring.check(Comm.Compare(world, back) == (size == 1 ? MPI.CONGRUENT : MPI.SIMILAR), "Compare SIMILAR");
+        Intracomm half = world.Split(me % 2, -me);
+        Ring.check(Comm.Compare(world, half) == (size == 1 ? MPI.CONGRUENT : MPI.UNEQUAL), "Compare UNEQUAL");
+        Ring.check(half.Group().Rank() == half.Rank(), "Split group order follows the key");
+        Ring.check(MPI.COMM_SELF.Size() == 1 && MPI.COMM_SELF.Rank() == 0, "COMM_SELF");
+        int[] self = new int[1];
+        MPI.COMM_SELF.Allreduce(new int[] {me}, 0, self, 0, 1, MPI.INT, MPI.SUM);
+        Ring.check(self[0] == me, "COMM_SELF collective");
+    }
+
+    static int[] evensRanks() {
+        int[] r = new int[(size + 1) / 2];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = 2 * i;
+        }
+        return r;
+    }
+
+    static int[] reversed() {
+        int[] r = new int[size];
+        for (int i = 0; i < size; i++) {
+            r[i] = size - 1 - i;
+        }
+        return r;
+    }
+
+    static void cartesian() {
+        int[] dims = {0, 1};
+        Cartcomm.Dims_create(size, dims);
+        Ring.check(dims[0] == size && dims[1] == 1, "Dims_create keeps the fixed dimension " + Arrays.toString(dims));
+        int[] d3 = {0, 0};
+        Cartcomm.Dims_create(12, d3);
+        Ring.check(d3[0] * d3[1] == 12 && d3[0] >= d3[1], "Dims_create 12 " + Arrays.toString(d3));
+        Cartcomm line = world.Create_cart(new int[] {size}, new boolean[] {false}, false);
+        ShiftParms sp = line.Shift(0, 1);
+        Ring.check(sp.rank_source == (me == 0 ? MPI.PROC_NULL : me - 1)
+            && sp.rank_dest == (me == size - 1 ? MPI.PROC_NULL : me + 1), "Shift off a non-periodic grid");
+        Cartcomm ring = world.Create_cart(new int[] {size}, new boolean[] {true}, false);
+        ShiftParms rp = ring.Shift(0, 1);
+        Ring.check(rp.rank_dest == (me + 1) % size, "periodic Shift");
+        Ring.check(ring.Get().dims[0] == size && ring.Get().periods[0] && ring.Get().coords[0] == me, "Get");
+        Ring.check(ring.Rank(new int[] {me + size}) == me && ring.Coords(me)[0] == me, "Rank/Coords");
+        Ring.check(ring.Topo_test() == MPI.CART && world.Topo_test() == MPI.UNDEFINED, "Topo_test");
+        int[] v = {me};
+        int[] w = new int[1];
+        ring.Sendrecv(v, 0, 1, MPI.INT, rp.rank_dest, 1, w, 0, 1, MPI.INT, rp.rank_source, 1);
+        Ring.check(w[0] == (me - 1 + size) % size, "Sendrecv on a Cartcomm");
+        Cartcomm grid = world.Create_cart(new int[] {size, 1}, new boolean[] {false, false}, false);
+        Cartcomm sub = grid.Sub(new boolean[] {true, false});
+        Ring.check(sub.Size() == size && sub.Rank() == me && sub.Get().dims.length == 1, "Sub keeping dimension 0");
+        expectError("Create_cart", () -> world.Create_cart(new int[] {size + 1}, new boolean[] {false}, false));
+    }
+
+    static void buffered() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        ByteBuffer space = ByteBuffer.allocate(2 * (100 * 8 + MPI.BSEND_OVERHEAD));
+        MPI.Buffer_attach(space);
+        double[] data = new double[100];
+        Arrays.fill(data, me);
+        world.Bsend(data, 0, 100, MPI.DOUBLE, next, 60);
+        data[0] = -1; // the buffered copy was taken at the call
+        world.Ibsend(data, 0, 100, MPI.DOUBLE, next, 61).Wait();
+        MPIException tooBig = expectError("Bsend", () -> world.Bsend(new double[1000], 0, 1000, MPI.DOUBLE, next, 62));
+        Ring.check(tooBig.getMessage().contains("attached buffer"), "Bsend too big says why: " + tooBig.getMessage());
+        double[] in = new double[100];
+        world.Recv(in, 0, 100, MPI.DOUBLE, prev, 60);
+        Ring.check(in[0] == prev && in[99] == prev, "Bsend data");
+        world.Recv(in, 0, 100, MPI.DOUBLE, prev, 61);
+        Ring.check(in[0] == -1 && in[1] == prev, "Ibsend data");
+        Ring.check(MPI.Buffer_detach() == space, "Buffer_detach returns the buffer");
+        expectError("Bsend", () -> world.Bsend(data, 0, 1, MPI.DOUBLE, next, 63));
+    }
+
+    static void packing() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        Datatype col = Datatype.Vector(3, 1, 4, MPI.INT);
+        int[] m = new int[12];
+        for (int i = 0; i < 12; i++) {
+            m[i] = 100 * me + i;
+        }
+        byte[] packed = new byte[world.Pack_size(1, col) + world.Pack_size(2, MPI.DOUBLE)];
+        int pos = world.Pack(m, 1, 1, col, packed, 0);
+        pos = world.Pack(new double[] {0.5, me}, 0, 2, MPI.DOUBLE, packed, pos);
+        Ring.check(pos == packed.length && col.Size() == 3 && col.Extent() == 9, "Pack position " + pos);
+        byte[] got = new byte[packed.length];
+        world.Sendrecv(packed, 0, pos, MPI.PACKED, next, 70, got, 0, got.length, MPI.PACKED, prev, 70);
+        int[] cols = new int[3];
+        double[] ds = new double[2];
+        int p = world.Unpack(got, 0, cols, 0, 3, MPI.INT);
+        world.Unpack(got, p, ds, 0, 2, MPI.DOUBLE);
+        Ring.check(cols[0] == 100 * prev + 1 && cols[1] == 100 * prev + 5 && cols[2] == 100 * prev + 9 && ds[1] == prev,
+            "Unpack " + Arrays.toString(cols) + Arrays.toString(ds));
+        // a vector type over the wire, into a contiguous receive
+        int[] dense = new int[3];
+        world.Sendrecv(m, 2, 1, col, next, 71, dense, 0, 3, MPI.INT, prev, 71);
+        Ring.check(dense[2] == 100 * prev + 10, "Vector send " + Arrays.toString(dense));
+    }
+
+    static void irregular() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        Datatype ix = Datatype.Indexed(new int[] {2, 1}, new int[] {0, 4}, MPI.INT);
+        ix.Commit();
+        Ring.check(ix.Size() == 3 && ix.Extent() == 5 && ix.Lb() == 0, "Indexed size/extent " + ix.Size() + "/"
+            + ix.Extent());
+        int[] src = new int[12];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = 100 * me + i;
+        }
+        // 2 items from offset 1: elements 1,2,5 and 6,7,10
+        int[] dense = new int[6];
+        Status st = world.Sendrecv(src, 1, 2, ix, next, 90, dense, 0, 6, MPI.INT, prev, 90);
+        int[] want = {1, 2, 5, 6, 7, 10};
+        for (int i = 0; i < 6; i++) {
+            Ring.check(dense[i] == 100 * prev + want[i], "Indexed send " + Arrays.toString(dense));
+        }
+        Ring.check(st.Get_count(MPI.INT) == 6, "count of the packed message");
+        // the other way: contiguous in, Indexed out (gaps untouched)
+        int[] spread = new int[12];
+        Arrays.fill(spread, -1);
+        Request r = world.Irecv(spread, 1, 2, ix, prev, 91);
+        world.Send(new int[] {me, me + 1, me + 2, me + 3, me + 4, me + 5}, 0, 6, MPI.INT, next, 91);
+        Status rs = r.Wait();
+        Ring.check(spread[1] == prev && spread[2] == prev + 1 && spread[5] == prev + 2 && spread[6] == prev + 3
+            && spread[7] == prev + 4 && spread[10] == prev + 5 && spread[3] == -1 && spread[4] == -1
+            && spread[0] == -1 && spread[11] == -1, "Indexed receive " + Arrays.toString(spread));
+        Ring.check(rs.Get_count(ix) == 2, "Get_count of an Indexed type " + rs.Get_count(ix));
+        // Struct of doubles with an upper-bound marker, and a contiguous type of it
+        Datatype sx = Datatype.Struct(new int[] {1, 2, 1}, new int[] {1, 4, 8},
+            new Datatype[] {MPI.DOUBLE, MPI.DOUBLE, MPI.UB});
+        Ring.check(sx.Size() == 3 && sx.Lb() == 1 && sx.Extent() == 7, "Struct bounds " + sx.Lb() + "/" + sx.Extent());
+        Datatype two = Datatype.Contiguous(2, sx);
+        Ring.check(two.Size() == 6, "Contiguous of a Struct");
+        double[] ds = new double[16];
+        if (me == 0) {
+            for (int i = 0; i < ds.length; i++) {
+                ds[i] = i + 0.5;
+            }
+        }
+        world.Bcast(ds, 0, 1, two, 0);
+        double[] dsWant = {1.5, 4.5, 5.5, 8.5, 11.5, 12.5};
+        int[] at = {1, 4, 5, 8, 11, 12};
+        for (int i = 0; i < at.length; i++) {
+            Ring.check(ds[at[i]] == dsWant[i], "Bcast of a Struct " + Arrays.toString(ds));
+        }
+        Ring.check(ds[0] == (me == 0 ? 0.5 : 0), "Bcast leaves the gaps");
+        byte[] packed = new byte[world.Pack_size(1, ix)];
+        int pos = world.Pack(src, 0, 1, ix, packed, 0);
+        int[] unpacked = new int[3];
+        world.Unpack(packed, 0, unpacked, 0, 3, MPI.INT);
+        Ring.check(pos == 12 && unpacked[2] == 100 * me + 4, "Pack of an Indexed type " + Arrays.toString(unpacked));
+        expectError("Reduce", () -> world.Reduce(src, 0, new int[12], 0, 1, ix, MPI.SUM, 0));
+        expectError("Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
+            new Datatype[] {MPI.INT, MPI.DOUBLE}));
+        expectError("Send", () -> world.Send(src, 9, 2, ix, next, 92));
+    }
+
+    static void errors() {
+        int next = (me + 1) % size;
+        MPIException e = expectError("Send", () -> world.Send(new int[1], 0, 1, MPI.INT, size, 1));
+        Ring.check(e.getMessage().contains("dest"), "names the argument: " + e.getMessage());
+        expectError("Send", () -> world.Send(new int[1], 0, 2, MPI.INT, next, 1));
+        expectError("Send", () -> world.Send(new double[1], 0, 1, MPI.INT, next, 1));
+        expectError("Send", () -> world.Send(new int[1], 0, 1, MPI.INT, next, -5));
+        expectError("Recv", () -> world.Recv(new int[1], -1, 1, MPI.INT, next, 1));
+        expectError("Bcast", () -> world.Bcast(new int[1], 0, 1, MPI.INT, size));
+        expectError("Gatherv", () -> world.Gatherv(new int[1], 0, -1, MPI.INT, new int[size], 0, new int[size],
+            new int[size], MPI.INT, 0));
+        expectError("Ssend", () -> world.Ssend(new int[1], 0, 1, MPI.INT, next, 1));
+        expectError("Cancel", () -> MPI.REQUEST_NULL.Cancel());
+        expectError("Indexed", () -> Datatype.Indexed(new int[] {1}, new int[] {-1}, MPI.INT));
+        expectError("Create_graph", () -> world.Create_graph(new int[] {0}, new int[0], false));
+        expectError("Init", () -> MPI.Init(new String[0]));
+        // still usable
+        int[] v = {me};
+        int[] w = new int[1];
+        int prev = (me - 1 + size) % size;
+        world.Sendrecv(v, 0, 1, MPI.INT, next, 80, w, 0, 1, MPI.INT, prev, 80);
+        Ring.check(w[0] == prev, "usable after errors");
+    }
+
+    static void environment() {
+        double t0 = MPI.Wtime();
+        Ring.check(MPI.Wtick() > 0 && MPI.Wtime() >= t0, "Wtime/Wtick");
+        Ring.check(!MPI.Get_processor_name().isEmpty(), "Get_processor_name");
+        Ring.check(MPI.Query_thread() == MPI.THREAD_FUNNELED, "Query_thread");
+        Ring.check(MPI.EMPTY_STATUS.source == MPI.ANY_SOURCE, "EMPTY_STATUS");
+        Ring.check(world.Attr_get(MPI.TAG_UB) >= 32767 && world.Attr_get(MPI.WTIME_IS_GLOBAL) == 1, "Attr_get");
+        Ring.check(!world.Is_null() && !world.Test_inter(), "Is_null/Test_inter");
+    }
+
+    interface Call {
+        void run();
+    }
+
+    static MPIException expectError(String call, Call c) {
+        try {
+            c.run();
+        } catch (MPIException e) {
+            Ring.check(e.getMessage() != null && e.getMessage().startsWith(call), "error of " + call + " names it: "
+                + e.getMessage());
+            return e;
+        }
+        throw new AssertionError("rank " + me + ": " + call + " did not fail");
+    }
+}
