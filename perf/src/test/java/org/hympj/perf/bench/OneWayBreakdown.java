@@ -93,7 +93,7 @@ public class OneWayBreakdown {
         b.putLong(idx + 16, 1L);
         b.putLong(idx + 24, Double.doubleToRawLongBits(out[0]));
         ring.commit(idx);
-        ring.read(drain, 1);
+        ring.read(drain); // no limit: a padding record at the wrap must not use up the read
         return sink;
     }
 
