@@ -122,28 +122,29 @@ public class Comm {
                 core.send(buf, offset, count, datatype.core, dest, tag); // the common case, kept small
                 return;
             }
-            send("Send", buf, offset, count, datatype, dest, tag);
+            send("Send", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Send", e);
         }
     }
 
-    private void send(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+    private void send(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
+                      boolean sync) {
         if (irregular(datatype)) {
-            core.send(datatype.blocks.pack(call, buf, offset, count, datatype), 0, packedCount(datatype, count),
+            coreSend(sync, datatype.blocks.pack(call, buf, offset, count, datatype), 0, packedCount(datatype, count),
                 packedType(datatype), dest, tag);
             return;
         }
         switch (kind(call, datatype)) {
             case CORE:
-                core.send(buf, offset, count, datatype.core, dest, tag);
+                coreSend(sync, buf, offset, count, datatype.core, dest, tag);
                 break;
             case BOOLEAN:
-                core.send(Buffers.toBytes(Buffers.booleans(call, buf)), offset, count, datatype.core, dest, tag);
+                coreSend(sync, Buffers.toBytes(Buffers.booleans(call, buf)), offset, count, datatype.core, dest, tag);
                 break;
             default: {
                 byte[] data = objectMessage(call, buf, offset, count, datatype);
-                core.send(data, 0, data.length, org.hympj.api.Datatype.BYTE, dest, tag);
+                coreSend(sync, data, 0, data.length, org.hympj.api.Datatype.BYTE, dest, tag);
             }
         }
     }
@@ -151,21 +152,39 @@ public class Comm {
     /** Standard-mode send: ready mode needs no more (a correct program's receive is already posted). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
-            send("Rsend", buf, offset, count, datatype, dest, tag);
+            send("Rsend", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Rsend", e);
         }
     }
 
-    /** Not supported: see {@link #Issend}. */
+    /** Synchronous send: returns once the matching receive has started (the core's ssend: always a rendezvous). */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        throw ssendNotSupported("Ssend");
+        try {
+            send("Ssend", buf, offset, count, datatype, dest, tag, true);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ssend", e);
+        }
     }
 
-    static MPIException ssendNotSupported(String call) {
-        return MPIException.notSupported(call, "a synchronous send must complete only once the matching receive "
-            + "has started, which the transport's eager protocol cannot report without a change to its engine "
-            + "(docs/MIGRATING.md); use Send");
+    private void coreSend(boolean sync, Object buf, int offset, int count, org.hympj.api.Datatype type, int dest,
+                          int tag) {
+        if (sync) {
+            core.ssend(buf, offset, count, type, dest, tag);
+        } else {
+            core.send(buf, offset, count, type, dest, tag);
+        }
+    }
+
+    private org.hympj.api.Request coreIsend(boolean sync, Object buf, int offset, int count,
+                                            org.hympj.api.Datatype type, int dest, int tag) {
+        return sync ? core.issend(buf, offset, count, type, dest, tag) : core.isend(buf, offset, count, type, dest, tag);
+    }
+
+    private org.hympj.api.PersistentRequest coreSendInit(boolean sync, Object buf, int offset, int count,
+                                                         org.hympj.api.Datatype type, int dest, int tag) {
+        return sync ? core.ssendInit(buf, offset, count, type, dest, tag)
+            : core.sendInit(buf, offset, count, type, dest, tag);
     }
 
     /** Buffered send: copies the data into the attached buffer's space and returns (MPI.Buffer_attach). */
@@ -255,7 +274,7 @@ public class Comm {
                 return Status.of(core.sendrecv(sendbuf, sendoffset, sendcount, sendtype.core, dest, sendtag,
                     recvbuf, recvoffset, recvcount, recvtype.core, source, recvtag));
             }
-            Request r = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+            Request r = isend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag, false);
             Status s = Recv(recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
             r.Wait();
             return s;
@@ -285,26 +304,27 @@ public class Comm {
 
     public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
-            return isend("Isend", buf, offset, count, datatype, dest, tag);
+            return isend("Isend", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Isend", e);
         }
     }
 
-    private Request isend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+    private Request isend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
+                      boolean sync) {
         if (irregular(datatype)) {
-            return new Request(new CorePending(core.isend(datatype.blocks.pack(call, buf, offset, count, datatype), 0,
+            return new Request(new CorePending(coreIsend(sync, datatype.blocks.pack(call, buf, offset, count, datatype), 0,
                 packedCount(datatype, count), packedType(datatype), dest, tag), null));
         }
         switch (kind(call, datatype)) {
             case CORE:
-                return new Request(new CorePending(core.isend(buf, offset, count, datatype.core, dest, tag), null));
+                return new Request(new CorePending(coreIsend(sync, buf, offset, count, datatype.core, dest, tag), null));
             case BOOLEAN:
-                return new Request(new CorePending(core.isend(Buffers.toBytes(Buffers.booleans(call, buf)), offset,
+                return new Request(new CorePending(coreIsend(sync, Buffers.toBytes(Buffers.booleans(call, buf)), offset,
                     count, datatype.core, dest, tag), null));
             default: {
                 byte[] data = objectMessage(call, buf, offset, count, datatype);
-                return new Request(new CorePending(core.isend(data, 0, data.length, org.hympj.api.Datatype.BYTE, dest,
+                return new Request(new CorePending(coreIsend(sync, data, 0, data.length, org.hympj.api.Datatype.BYTE, dest,
                     tag), null));
             }
         }
@@ -313,15 +333,19 @@ public class Comm {
     /** Ready mode as standard mode (see {@link #Rsend}). */
     public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
-            return isend("Irsend", buf, offset, count, datatype, dest, tag);
+            return isend("Irsend", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Irsend", e);
         }
     }
 
-    /** Not supported: a synchronous send needs the engine to report the match (docs/MIGRATING.md). */
+    /** Non-blocking synchronous send: completes once the matching receive has started. */
     public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        throw ssendNotSupported("Issend");
+        try {
+            return isend("Issend", buf, offset, count, datatype, dest, tag, true);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Issend", e);
+        }
     }
 
     /** A buffered send is complete at its call: the request it returns is already done. */
@@ -375,20 +399,21 @@ public class Comm {
 
     public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
-            return sendInit("Send_init", buf, offset, count, datatype, dest, tag);
+            return sendInit("Send_init", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Send_init", e);
         }
     }
 
-    private Prequest sendInit(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+    private Prequest sendInit(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
+                      boolean sync) {
         switch (kind(call, datatype)) {
             case CORE:
-                return new Prequest(core.sendInit(buf, offset, count, datatype.core, dest, tag), null, null);
+                return new Prequest(coreSendInit(sync, buf, offset, count, datatype.core, dest, tag), null, null);
             case BOOLEAN: {
                 boolean[] b = Buffers.booleans(call, buf);
                 byte[] bytes = Buffers.toBytes(b);
-                return new Prequest(core.sendInit(bytes, offset, count, datatype.core, dest, tag), null, () -> {
+                return new Prequest(coreSendInit(sync, bytes, offset, count, datatype.core, dest, tag), null, () -> {
                     for (int i = 0; i < b.length; i++) {
                         bytes[i] = b[i] ? (byte) 1 : 0;
                     }
@@ -403,15 +428,19 @@ public class Comm {
     /** Ready mode as standard mode (see {@link #Rsend}). */
     public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
-            return sendInit("Rsend_init", buf, offset, count, datatype, dest, tag);
+            return sendInit("Rsend_init", buf, offset, count, datatype, dest, tag, false);
         } catch (RuntimeException e) {
             throw MPIException.of("Rsend_init", e);
         }
     }
 
-    /** Not supported: see {@link #Issend}. */
+    /** Persistent synchronous send: each start completes once its receive has started. */
     public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        throw ssendNotSupported("Ssend_init");
+        try {
+            return sendInit("Ssend_init", buf, offset, count, datatype, dest, tag, true);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ssend_init", e);
+        }
     }
 
     /** Not supported: a persistent buffered send would copy at each start into a send bound at init. */

@@ -34,6 +34,8 @@ public class Conformance {
         size = world.Size();
         pointToPoint();
         pass("p2p");
+        synchronous();
+        pass("ssend");
         requests();
         pass("requests");
         persistent();
@@ -68,6 +70,60 @@ public class Conformance {
     static void pass(String s) {
         world.Barrier();
         System.out.println("PASS " + s);
+    }
+
+    /**
+     * Ssend / Issend / Ssend_init complete only once the matching receive has started: rank 0's
+     * 8-byte Issend to rank 1 stays incomplete through 200 tests while rank 1 has not posted
+     * the receive (rank 1 posts it only after rank 0's "go", sent after the tests); a standard
+     * Isend of the same 8 bytes is complete at once (eager). Data checked at the receiver.
+     */
+    static void synchronous() throws InterruptedException {
+        if (size < 2) {
+            int[] self = {42};
+            int[] got = new int[1];
+            Request r = world.Irecv(got, 0, 1, MPI.INT, 0, 70);
+            world.Ssend(self, 0, 1, MPI.INT, 0, 70);
+            r.Wait();
+            Ring.check(got[0] == 42, "Ssend to self");
+            return;
+        }
+        if (me == 0) {
+            int[] small = {7, 8};
+            Request s = world.Issend(small, 0, 2, MPI.INT, 1, 71);
+            boolean early = false;
+            for (int i = 0; i < 200; i++) {
+                early |= s.Test() != null;
+                Thread.sleep(0, 500_000);
+            }
+            Ring.check(!early, "Issend completed before the matching receive was posted");
+            world.Send(new int[] {1}, 0, 1, MPI.INT, 1, 72);          // go
+            s.Wait();
+            Request standard = world.Isend(small, 0, 2, MPI.INT, 1, 73);
+            // the contrast: a standard send of 8 bytes is eager, complete before any receive is posted
+            Ring.check(standard.Test() != null, "a standard 8-byte Isend was not complete at once (eager)");
+            Prequest p = world.Ssend_init(small, 0, 2, MPI.INT, 1, 74);
+            for (int k = 0; k < 3; k++) {
+                p.Start();
+                p.Wait();
+            }
+            p.Free();
+            world.Ssend(new int[] {9}, 0, 1, MPI.INT, 1, 75);
+        } else if (me == 1) {
+            int[] go = new int[1];
+            world.Recv(go, 0, 1, MPI.INT, 0, 72);
+            int[] in = new int[2];
+            world.Recv(in, 0, 2, MPI.INT, 0, 71);
+            Ring.check(in[0] == 7 && in[1] == 8, "Issend data " + Arrays.toString(in));
+            world.Recv(in, 0, 2, MPI.INT, 0, 73);
+            for (int k = 0; k < 3; k++) {
+                in[0] = 0;
+                world.Recv(in, 0, 2, MPI.INT, 0, 74);
+                Ring.check(in[0] == 7 && in[1] == 8, "Ssend_init data, start " + k);
+            }
+            world.Recv(in, 0, 1, MPI.INT, 0, 75);
+            Ring.check(in[0] == 9, "Ssend data");
+        }
     }
 
     static void pointToPoint() {
@@ -606,7 +662,7 @@ public class Conformance {
         expectError("Bcast", () -> world.Bcast(new int[1], 0, 1, MPI.INT, size));
         expectError("Gatherv", () -> world.Gatherv(new int[1], 0, -1, MPI.INT, new int[size], 0, new int[size],
             new int[size], MPI.INT, 0));
-        expectError("Ssend", () -> world.Ssend(new int[1], 0, 1, MPI.INT, next, 1));
+        expectError("Ssend", () -> world.Ssend(new int[1], 0, 1, MPI.INT, size, 1));
         expectError("Cancel", () -> MPI.REQUEST_NULL.Cancel());
         expectError("Indexed", () -> Datatype.Indexed(new int[] {1}, new int[] {-1}, MPI.INT));
         expectError("Create_graph", () -> world.Create_graph(new int[] {0}, new int[0], false));

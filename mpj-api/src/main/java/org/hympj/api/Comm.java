@@ -66,6 +66,18 @@ public interface Comm {
     /** Non-blocking send. */
     Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag);
 
+    /**
+     * Synchronous send (MPI_Ssend): returns once the matching receive has started and the
+     * buffer may be reused — never before the receiver has posted it, whatever the size.
+     */
+    void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
+    /** Non-blocking synchronous send (MPI_Issend): completes once the matching receive has started. */
+    Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
+    /** Persistent synchronous send (MPI_Ssend_init): each start completes once its receive has started. */
+    PersistentRequest ssendInit(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
     /** Non-blocking receive. */
     Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag);
 

@@ -86,6 +86,28 @@ final class OneSidedP2p implements PointToPoint {
         return q;
     }
 
+    // Synchronous mode is what the one-sided engine does anyway: a send puts its data only into the
+    // address its matching receive announced, so it cannot complete before that receive started.
+
+    @Override
+    public void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        OsRequest q = bindSend("ssend", blockingSend, buf, offset, count, type, dest, tag);
+        q.start();
+        q.waitFor();
+    }
+
+    @Override
+    public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        OsRequest q = bindSend("issend", os.newRequest(true, false), buf, offset, count, type, dest, tag);
+        q.start();
+        return q;
+    }
+
+    @Override
+    public PersistentRequest ssendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        return bindSend("ssendInit", os.newRequest(true, true), buf, offset, count, type, dest, tag);
+    }
+
     @Override
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
         OsRequest q = bindRecv("irecv", os.newRequest(false, false), buf, offset, count, type, source, tag);

@@ -24,6 +24,13 @@ interface PointToPoint {
 
     Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag);
 
+    /** Synchronous mode: a send completes only once its matching receive has started. */
+    void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
+    Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
+    PersistentRequest ssendInit(Object buf, int offset, int count, Datatype type, int dest, int tag);
+
     Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag);
 
     Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,

@@ -17,6 +17,11 @@ final class SendReq extends Req implements Outbound {
     long visibleAt;
     long senderDoneAt;
     int emit;
+    /**
+     * Synchronous mode (ssend): the message always goes by rendezvous, whose send completes only
+     * after the receiver matched it (its clear-to-send or, natively, its pull), never eagerly.
+     */
+    boolean synchronous;
     /** Under a model: the stamp of the start (virtual time: the rank's modelled clock then). */
     long startStamp;
     /** Virtual time: the stamp the next part of the data is planned at (the start, or the CTS's arrival). */

@@ -51,7 +51,7 @@ final class Sends {
         events.postSend(s);
         s.preplanned = false;
         s.tracedPuts = 0;
-        if (s.buf.bytes <= eagerLimit && !pull && !s.stripe) {
+        if (s.buf.bytes <= eagerLimit && !pull && !s.stripe && !s.synchronous) {
             s.emit = SendReq.EMIT_EAGER;
             pacing.plan(s, s.channel, s.buf.bytes, false); // an eager message starts to move now
             s.preplanned = pacing.scheduled(s); // should it fall back to rendezvous, it keeps this plan

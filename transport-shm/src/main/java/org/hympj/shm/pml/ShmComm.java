@@ -152,6 +152,37 @@ public class ShmComm implements Comm {
     }
 
     @Override
+    public void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        life.enter("ssend");
+        try {
+            engine.checkAbort();
+            p2p.ssend(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        life.enter("issend");
+        try {
+            return p2p.issend(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest ssendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        life.enter("ssendInit");
+        try {
+            return p2p.ssendInit(buf, offset, count, type, dest, tag);
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
         life.enter("irecv");
         try {

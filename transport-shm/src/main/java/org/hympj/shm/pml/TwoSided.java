@@ -28,15 +28,23 @@ final class TwoSided implements PointToPoint {
 
     private SendReq prepareSend(String op, SendReq s, Object buf, int offset, int count, Datatype type, int dest,
                                 int tag) {
+        return prepareSend(op, s, buf, offset, count, type, dest, tag, false);
+    }
+
+    private SendReq prepareSend(String op, SendReq s, Object buf, int offset, int count, Datatype type, int dest,
+                                int tag, boolean synchronous) {
         Args.buffer(op, buf, offset, count, type, comm.segment);
         Args.dest(op, dest, comm.size);
         Args.sendTag(op, tag);
         engine.channelFor(comm.world(dest), op); // a route error is thrown here, before anything changes
-        return bind(s, buf, offset, count, type, dest, tag, comm.ctx);
+        SendReq bound = bind(s, buf, offset, count, type, dest, tag, comm.ctx);
+        bound.synchronous = synchronous;
+        return bound;
     }
 
     /** Binds a send to its data, peer and context; its route is decided here. */
     SendReq bind(SendReq s, Object buf, int offset, int count, Datatype type, int dest, int tag, int context) {
+        s.synchronous = false;
         s.buf.set(buf, offset, count, type, engine);
         s.dest = comm.world(dest);
         s.layout = Layout.of(type, count);
@@ -90,6 +98,27 @@ final class TwoSided implements PointToPoint {
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
         SendReq s = prepareSend("isend", new SendReq(engine, false), buf, offset, count, type, dest, tag);
         s.start();
+        return s;
+    }
+
+    @Override
+    public void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        SendReq s = prepareSend("ssend", blockingSend, buf, offset, count, type, dest, tag, true);
+        s.start();
+        s.waitFor();
+    }
+
+    @Override
+    public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        SendReq s = prepareSend("issend", new SendReq(engine, false), buf, offset, count, type, dest, tag, true);
+        s.start();
+        return s;
+    }
+
+    @Override
+    public PersistentRequest ssendInit(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        SendReq s = prepareSend("ssendInit", new SendReq(engine, true), buf, offset, count, type, dest, tag, true);
+        engine.registerPersistent(s);
         return s;
     }
 
