@@ -19,6 +19,11 @@ final class CorePending implements Pending {
     }
 
     @Override
+    public void cancel() {
+        core.cancel();
+    }
+
+    @Override
     public boolean active() {
         return core.isActive();
     }

@@ -13,4 +13,8 @@ interface Pending {
 
     /** Releases what the operation holds. */
     void free();
+
+    /** Asks to cancel (see {@link Request#Cancel}); operations that cannot be cancelled ignore it. */
+    default void cancel() {
+    }
 }

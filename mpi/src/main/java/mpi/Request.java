@@ -50,6 +50,7 @@ public class Request {
         s.tag = readyStatus.tag;
         s.bytes = readyStatus.bytes;
         s.objects = readyStatus.objects;
+        s.cancelled = readyStatus.cancelled;
         s.index = index;
         ready = false;
         if (!persistent) {
@@ -104,10 +105,20 @@ public class Request {
         }
     }
 
-    /** Not supported: the engine cannot withdraw a posted receive or a sent message. */
+    /**
+     * Cancels a receive that has not matched yet (it completes at once, {@link Status#Test_cancelled}
+     * true, nothing received); a matched receive or a send completes as usual (not cancelled, as
+     * MPI allows). A wait or test must still complete the request. A null request is an error.
+     */
     public void Cancel() {
-        throw MPIException.notSupported("Cancel", "the transport's engine cannot withdraw a posted receive or a "
-            + "sent message (docs/MIGRATING.md)");
+        try {
+            if (impl == null) {
+                throw new MPIException("Cancel: the request is null (MPI.REQUEST_NULL or freed)");
+            }
+            impl.cancel();
+        } catch (RuntimeException e) {
+            throw MPIException.of("Cancel", e);
+        }
     }
 
     // ---------------------------------------------------------------- arrays

@@ -26,7 +26,11 @@ public class Status {
         source = s.source();
         tag = s.tag();
         bytes = s.bytes();
+        cancelled = s.isCancelled();
     }
+
+    /** Set from the core's status: the receive was withdrawn by Cancel before it matched. */
+    boolean cancelled;
 
     /** Items of {@code datatype} that arrived; {@link MPI#UNDEFINED} if not a whole number. */
     public int Get_count(Datatype datatype) {
@@ -65,11 +69,11 @@ public class Status {
     }
 
     /**
-     * Always false: HyMPJ cannot cancel a posted operation ({@link Request#Cancel} refuses), so
-     * nothing that completed was cancelled.
+     * True when the operation was cancelled ({@link Request#Cancel}): a receive withdrawn before
+     * it matched. Sends are never cancelled (MPI allows it), so theirs is false.
      */
     public boolean Test_cancelled() {
-        return false;
+        return cancelled;
     }
 
     @Override

@@ -36,6 +36,8 @@ public class Conformance {
         pass("p2p");
         synchronous();
         pass("ssend");
+        cancel();
+        pass("cancel");
         requests();
         pass("requests");
         persistent();
@@ -124,6 +126,35 @@ public class Conformance {
             world.Recv(in, 0, 1, MPI.INT, 0, 75);
             Ring.check(in[0] == 9, "Ssend data");
         }
+    }
+
+    /**
+     * Cancel withdraws a receive that has not matched (nothing is ever sent to it): its wait
+     * returns at once with Test_cancelled and the buffer untouched. A receive whose message is
+     * already here is not cancelled: it gets its data. A send is never cancelled.
+     */
+    static void cancel() {
+        int[] never = {-7};
+        Request r = world.Irecv(never, 0, 1, MPI.INT, MPI.ANY_SOURCE, 9_999);
+        r.Cancel();
+        Status st = r.Wait();
+        Ring.check(st.Test_cancelled(), "a cancelled receive's status says so");
+        Ring.check(never[0] == -7, "a cancelled receive wrote its buffer: " + never[0]);
+        int[] out = {me + 500};
+        int[] in = new int[1];
+        Request s = world.Isend(out, 0, 1, MPI.INT, me, 9_998);     // to self: the message is here
+        Request got = world.Irecv(in, 0, 1, MPI.INT, me, 9_998);
+        got.Cancel();
+        Status gs = got.Wait();
+        Ring.check(!gs.Test_cancelled() && in[0] == me + 500, "a receive whose message had arrived was cancelled");
+        s.Cancel();
+        Ring.check(!s.Wait().Test_cancelled(), "a send was cancelled");
+        // the context is clean: the next exchange matches as usual
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        int[] w = new int[1];
+        world.Sendrecv(out, 0, 1, MPI.INT, next, 9_997, w, 0, 1, MPI.INT, prev, 9_997);
+        Ring.check(w[0] == prev + 500, "exchange after cancel");
     }
 
     static void pointToPoint() {

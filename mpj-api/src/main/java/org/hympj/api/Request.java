@@ -53,6 +53,17 @@ public interface Request {
      */
     void free();
 
+    /**
+     * Asks to cancel the operation (MPI_Cancel); a wait or test must still complete the request.
+     * A receive that has not matched a message is withdrawn: it completes at once, receives
+     * nothing, and its status says {@link Status#isCancelled()}. A receive that already matched,
+     * and any send (MPI lets an implementation refuse), are not cancelled: they complete as usual
+     * and their status says so. Inactive or completed requests are left as they are.
+     *
+     * @throws IllegalStateException if the request has been freed
+     */
+    void cancel();
+
     /** The progress engine this request belongs to; for the static helpers below. */
     ProgressEngine engine();
 

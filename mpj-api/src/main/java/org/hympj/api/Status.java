@@ -13,6 +13,7 @@ public final class Status {
     private long itemBytes = 1;
     private boolean truncated;
     private long sentBytes;
+    private boolean cancelled;
 
     /** Rank that sent the message (in the communicator it was received on). */
     public int source() {
@@ -77,11 +78,24 @@ public final class Status {
         this.truncated = sentBytes > bytes;
         this.elementBytes = elementBytes;
         this.itemBytes = itemBytes;
+        this.cancelled = false;
+    }
+
+    /** Marks the status of a receive that was cancelled before it matched (nothing arrived). */
+    public void cancelled(int source, int tag) {
+        fill(source, tag, 0, 0, elementBytes, itemBytes);
+        this.cancelled = true;
+    }
+
+    /** True when the request was cancelled before it matched (MPI_Test_cancelled). */
+    public boolean isCancelled() {
+        return cancelled;
     }
 
     /** Copies another status into this one. */
     public void set(Status o) {
         fill(o.source, o.tag, o.bytes, o.sentBytes, o.elementBytes, o.itemBytes);
+        this.cancelled = o.cancelled;
     }
 
     /** An independent copy. */
@@ -94,6 +108,6 @@ public final class Status {
     @Override
     public String toString() {
         return "Status[source=" + source + ", tag=" + tag + ", bytes=" + bytes
-            + (truncated ? ", truncated from " + sentBytes : "") + "]";
+            + (truncated ? ", truncated from " + sentBytes : "") + (cancelled ? ", cancelled" : "") + "]";
     }
 }

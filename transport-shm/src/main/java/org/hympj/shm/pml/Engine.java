@@ -289,6 +289,18 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         matching.failPostedFrom(exited, allExited, last);
     }
 
+    /**
+     * Cancels a receive that has not matched a message: it leaves its queue and completes at once,
+     * cancelled, with nothing received. One that matched already (its data on the way) goes on.
+     */
+    void cancelRecv(RecvReq r) {
+        progress(); // anything already here matches first: a message that arrived is not lost to a cancel
+        if (!r.done && matching.withdraw(r)) {
+            r.status.cancelled(r.source == org.hympj.api.Comm.ANY_SOURCE ? r.source : r.localOf[r.source], r.tag);
+            r.complete();
+        }
+    }
+
     /** Failure checks for polling calls that do not idle (test, iprobe). */
     void pollFailures() {
         progress.pollFailures();

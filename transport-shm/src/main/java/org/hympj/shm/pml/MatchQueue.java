@@ -28,6 +28,17 @@ final class MatchQueue {
         return null;
     }
 
+    /** Withdraws {@code r} if it is still posted here (not yet matched); true if it was. */
+    boolean withdraw(RecvReq r) {
+        for (RecvReq q = postedHead; q != null; q = q.next) {
+            if (q == r) {
+                unlink(r);
+                return true;
+            }
+        }
+        return false;
+    }
+
     void post(RecvReq r) {
         r.next = null;
         r.prev = postedTail;

@@ -188,4 +188,9 @@ final class Matching {
             }
         }
     }
+
+    /** Withdraws a receive that has not matched yet; true if it was still posted. */
+    boolean withdraw(RecvReq r) {
+        return r.ctx < contexts.length && contexts[r.ctx] != null && contexts[r.ctx].withdraw(r);
+    }
 }

@@ -108,6 +108,17 @@ final class OsRequest implements PersistentRequest {
         return status;
     }
 
+    /**
+     * Not cancelled (MPI allows it): a one-sided receive has already written its address into the
+     * sender's Remote Address Buffer, which the sender may be putting to; it completes as usual.
+     */
+    @Override
+    public void cancel() {
+        if (freed) {
+            throw new IllegalStateException("cancel: request has been freed: " + this);
+        }
+    }
+
     @Override
     public void free() {
         if (freed) {

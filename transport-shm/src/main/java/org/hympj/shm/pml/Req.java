@@ -160,6 +160,14 @@ abstract class Req implements PersistentRequest {
     }
 
     @Override
+    public final void cancel() {
+        refuseIfFreed("cancel");
+        if (active && !done && this instanceof RecvReq) {
+            engine.cancelRecv((RecvReq) this);
+        }
+    }
+
+    @Override
     public final Status status() {
         refuseIfFreed("status");
         return status;
