@@ -839,7 +839,8 @@ public final class Compare {
             .append(end.format(DateTimeFormatter.ofPattern("HH:mm"))).append(" UTC; load average (1/5/15 min) ")
             .append(loadStart).append(" at start, ").append(loadEnd).append(" at end.\n");
         b.append("- **Machine**: ").append(machine()).append(".\n");
-        b.append("- **Quiet**: every round held `").append(Quiet.LOCK).append("` (no other benchmark launch during it); ")
+        b.append("- **Quiet**: every round held the benchmark lock `").append(Quiet.LOCK.getFileName())
+            .append("` (no other benchmark launch during it); ")
             .append(quietSummary()).append(" (per launch: `").append(relative(conditionsFile(csv))).append("`).\n");
         b.append("- **Open MPI**: ").append(openMpiVersion()).append(", `")
             .append(def.anchorScript() != null && !def.sizeIsRanks() ? "NP=" + np() + " " : "")
@@ -881,10 +882,22 @@ public final class Compare {
         return b.toString();
     }
 
-    private static String relative(Path p) {
+    /**
+     * A path as the docs may name it: relative to the checkout, or {@code ../shared/…} for the
+     * workplace's shared folder beside it; anything else by its file name only (no path of the
+     * machine the run happened on goes into the docs).
+     */
+    static String relative(Path p) {
         Path h = home();
         Path a = p.toAbsolutePath().normalize();
-        return a.startsWith(h) ? h.relativize(a).toString() : a.toString();
+        if (a.startsWith(h)) {
+            return h.relativize(a).toString();
+        }
+        Path parent = h.getParent();
+        if (parent != null && a.startsWith(parent.resolve("shared"))) {
+            return "../shared/" + parent.resolve("shared").relativize(a);
+        }
+        return "(outside the checkout) " + a.getFileName();
     }
 
     static String loadAverage() {
@@ -945,16 +958,18 @@ public final class Compare {
         for (int i = 0; i < 3 && tree != null; i++) {
             tree = tree.getParent(); // <tree>/perf/target/lib
         }
+        String jars = relative(lib).startsWith("(outside") ? "a copy of a build's jars (HYMPJ_LIB)" : "jars "
+            + relative(lib);
         if (tree == null) {
-            return "HyMPJ jars in " + lib;
+            return "HyMPJ, " + jars;
         }
         String rev = command(tree, "git", "rev-parse", "--short", "HEAD");
         if (rev == null || rev.isBlank()) {
-            return "HyMPJ jars in " + lib + " (not a git tree)";
+            return "HyMPJ, " + jars + " (not a git tree)";
         }
         String dirty = command(tree, "git", "status", "--porcelain", "--", "mpj-api/src/main", "transport-shm/src/main");
         return "git " + rev.trim() + (dirty == null || dirty.isBlank() ? " (library sources clean)"
-            : " plus uncommitted library changes") + ", jars " + lib;
+            : " plus uncommitted library changes") + ", " + jars;
     }
 
     static String command(Path dir, String... cmd) {
@@ -985,7 +1000,7 @@ public final class Compare {
         "",
         "HyMPJ measured against Open MPI (C, shared-memory `vader` transport, CMA single copy) on the same",
         "machine, **in the same session, interleaved**, because this machine is shared and its speed drifts.",
-        "The Open MPI programs are the anchors in `/work/shared/anchors` (`pingpong.c`, `bw.c`, `halo3d.c`);",
+        "The Open MPI programs are the anchors in `../shared/anchors` (`pingpong.c`, `bw.c`, `halo3d.c`);",
         "the HyMPJ rank programs in `perf/src/main/java/org/hympj/perf` time exactly the same thing the same way",
         "(same warm-up and iteration counts per size, 5 batches with a barrier before each, median batch;",
         "halo3d: warm-up, barrier, timed iterations, max over ranks of elapsed / iterations).",
@@ -998,7 +1013,7 @@ public final class Compare {
         "from the anchors' method by an untimed JIT pre-pass (said so in the section).",
         "",
         "Reproduce: `mvn -B -q install -DskipTests`, then e.g. `bin/hympj-compare pingpong --rounds 5`",
-        "(single runs: `bin/hympj-bench pingpong`; the anchor: `/work/shared/anchors/run-openmpi.sh pingpong`).",
+        "(single runs: `bin/hympj-bench pingpong`; the anchor: `../shared/anchors/run-openmpi.sh pingpong`).",
         "");
 
     static void updateDoc(Path doc, String section, String body) throws IOException {
