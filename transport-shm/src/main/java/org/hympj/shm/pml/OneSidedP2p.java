@@ -69,14 +69,7 @@ final class OneSidedP2p implements PointToPoint {
     @Override
     public void recv(Object buf, int offset, int count, Datatype type, int source, int tag, Status status) {
         OsRequest q = bindRecv("recv", blockingRecv, buf, offset, count, type, source, tag);
-        q.start();
-        try {
-            q.waitFor();
-        } finally {
-            if (status != null) {
-                status.set(q.status);
-            }
-        }
+        PointToPoint.receive(q, status);
     }
 
     @Override
@@ -125,14 +118,7 @@ final class OneSidedP2p implements PointToPoint {
         OsRequest r = bindRecv("sendrecv (receive side)", blockingRecv, recvBuf, recvOffset, recvCount, recvType,
             source, recvTag);
         OsRequest q = bindSend("sendrecv", blockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
-        r.start();
-        q.start();
-        try {
-            q.waitFor();
-        } finally {
-            r.waitFor();
-        }
-        return r.status.copy();
+        return PointToPoint.exchange(r, q);
     }
 
     @Override

@@ -45,4 +45,30 @@ interface PointToPoint {
     PersistentRequest sendInit(Object buf, int offset, int count, Datatype type, int dest, int tag);
 
     PersistentRequest recvInit(Object buf, int offset, int count, Datatype type, int source, int tag);
+
+    // The blocking patterns both engines share, over their own requests.
+
+    /** Starts a receive and waits for it; its status goes to {@code status} (null: ignored), also on failure. */
+    static void receive(PersistentRequest r, Status status) {
+        r.start();
+        try {
+            r.waitFor();
+        } finally {
+            if (status != null) {
+                status.set(r.status());
+            }
+        }
+    }
+
+    /** Starts a receive, then a send, waits for both (the receive even when the send fails); the receive's status. */
+    static Status exchange(PersistentRequest r, PersistentRequest s) {
+        r.start();
+        s.start();
+        try {
+            s.waitFor();
+        } finally {
+            r.waitFor();
+        }
+        return r.status().copy();
+    }
 }

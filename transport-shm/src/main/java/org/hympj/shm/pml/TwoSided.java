@@ -84,14 +84,7 @@ final class TwoSided implements PointToPoint {
     @Override
     public void recv(Object buf, int offset, int count, Datatype type, int source, int tag, Status status) {
         RecvReq r = prepareRecv("recv", blockingRecv, buf, offset, count, type, source, tag);
-        r.start();
-        try {
-            r.waitFor();
-        } finally {
-            if (status != null) {
-                status.set(r.status);
-            }
-        }
+        PointToPoint.receive(r, status);
     }
 
     @Override
@@ -139,14 +132,7 @@ final class TwoSided implements PointToPoint {
         RecvReq r = prepareRecv("sendrecv (receive side)", blockingRecv, recvBuf, recvOffset, recvCount, recvType,
             source, recvTag);
         SendReq s = bind(blockingSend, sendBuf, sendOffset, sendCount, sendType, dest, sendTag, comm.ctx);
-        r.start();
-        s.start();
-        try {
-            s.waitFor();
-        } finally {
-            r.waitFor();
-        }
-        return r.status.copy();
+        return PointToPoint.exchange(r, s);
     }
 
     @Override
