@@ -21,6 +21,8 @@ public final class VirtualClock {
     private long cpuAtExit = -1;
     /** Library calls nest (a blocking collective calls point-to-point): only the outermost counts. */
     private int depth;
+    /** Where the rank publishes its floor for the job's booking order (null: a lone clock). */
+    private VirtualOrder order;
 
     /**
      * What one reading of the thread's CPU clock costs (ns): each burst contains about one, which
@@ -47,6 +49,16 @@ public final class VirtualClock {
         return Math.max(0, d[d.length / 2]);
     }
 
+    /** Publishes this clock's floor in {@code order} at each outermost library call's entry and exit. */
+    public void order(VirtualOrder order) {
+        this.order = order;
+    }
+
+    /** The job's booking order this clock publishes to, or null. */
+    public VirtualOrder order() {
+        return order;
+    }
+
     /** Now, in modelled ns since the job's start. */
     public long now() {
         return now;
@@ -69,18 +81,28 @@ public final class VirtualClock {
 
     /** The rank enters the library: the computation since it left counts, scaled. */
     public void enter() {
-        if (depth++ == 0 && computeScale > 0 && cpuAtExit >= 0) {
-            long burst = CPU.getCurrentThreadCpuTime() - cpuAtExit - readCost;
-            if (burst > 0) {
-                now += (long) (burst * computeScale);
+        if (depth++ == 0) {
+            if (computeScale > 0 && cpuAtExit >= 0) {
+                long burst = CPU.getCurrentThreadCpuTime() - cpuAtExit - readCost;
+                if (burst > 0) {
+                    now += (long) (burst * computeScale);
+                }
+            }
+            if (order != null) {
+                order.entered(now);
             }
         }
     }
 
     /** The rank leaves the library: its computation starts counting. */
     public void exit() {
-        if (--depth == 0 && computeScale > 0) {
-            cpuAtExit = CPU.getCurrentThreadCpuTime();
+        if (--depth == 0) {
+            if (order != null) {
+                order.left(now);
+            }
+            if (computeScale > 0) {
+                cpuAtExit = CPU.getCurrentThreadCpuTime();
+            }
         }
     }
 }

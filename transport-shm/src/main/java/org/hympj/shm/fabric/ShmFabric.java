@@ -34,6 +34,8 @@ public final class ShmFabric implements AutoCloseable {
     private final BulkOutbound[] bulkOut;
     private final BulkInbound[] bulkIn;
     private final MappedByteBuffer timelinesMap;
+    private final long ringSlot;
+    private final int ringLen;
     private final MappedByteBuffer collMap;
     private final long[] segmentAddress;
     private final long segmentBytes;
@@ -45,6 +47,8 @@ public final class ShmFabric implements AutoCloseable {
         int ringBytes = job.config().ringBytes;
         long slot = JobDirectory.ringSlotBytes(ringBytes);
         int ringLen = ringBytes + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH;
+        this.ringSlot = slot;
+        this.ringLen = ringLen;
         this.channels = job.config().channels();
         outbound = new OneToOneRingBuffer[channels * size];
         inbound = new OneToOneRingBuffer[channels * size];
@@ -128,7 +132,30 @@ public final class ShmFabric implements AutoCloseable {
 
     /** The shared engine/link timelines (null when the job emulates no fabric). */
     public org.agrona.concurrent.AtomicBuffer timelines() {
-        return timelinesMap == null ? null : new UnsafeBuffer(timelinesMap);
+        return timelinesMap == null ? null
+            : new UnsafeBuffer(timelinesMap, 0, Math.toIntExact(org.hympj.shm.job.FileLayout.floorsOffset(size)));
+    }
+
+    /** The ranks' floors of virtual time, after the timelines (null when the job emulates no fabric). */
+    public org.agrona.concurrent.AtomicBuffer virtualFloors() {
+        return timelinesMap == null ? null : new UnsafeBuffer(timelinesMap,
+            Math.toIntExact(org.hympj.shm.job.FileLayout.floorsOffset(size)),
+            Math.toIntExact(org.hympj.shm.emu.VirtualOrder.bytes(size)));
+    }
+
+    /**
+     * Per rank, the buffers of its inbound rings (every channel and source), to be read without
+     * taking anything (virtual time's order looks at what waits in them). Made on each call.
+     */
+    public org.agrona.concurrent.AtomicBuffer[][] inboundRingsOfAll() {
+        long slot = ringSlot;
+        org.agrona.concurrent.AtomicBuffer[][] all = new org.agrona.concurrent.AtomicBuffer[size][channels * size];
+        for (int r = 0; r < size; r++) {
+            for (int k = 0; k < channels * size; k++) {
+                all[r][k] = new UnsafeBuffer(ringMaps[r], Math.toIntExact(k * slot), ringLen);
+            }
+        }
+        return all;
     }
 
     /** Absolute address of the first byte of {@code rank}'s segment in this process. */

@@ -1,6 +1,7 @@
 package org.hympj.shm.job;
 
 import org.hympj.shm.emu.SharedTimelines;
+import org.hympj.shm.emu.VirtualOrder;
 
 /**
  * The sizes of a job's shared files, in one place below the layers that map them: the
@@ -35,8 +36,16 @@ public final class FileLayout {
         return (long) ranks * 2 * oneSidedRingBytes(ONE_SIDED_SLOTS);
     }
 
-    /** Bytes of the timelines file of a job of {@code ranks} ranks. */
+    /**
+     * Bytes of the timelines file of a job of {@code ranks} ranks: the timelines, then the ranks'
+     * floors of virtual time ({@link VirtualOrder}).
+     */
     public static long timelinesBytes(int ranks) {
+        return floorsOffset(ranks) + VirtualOrder.bytes(ranks);
+    }
+
+    /** Where the floors of virtual time start in the timelines file. */
+    public static long floorsOffset(int ranks) {
         return SharedTimelines.fileBytes(RESOURCES_PER_RANK * ranks);
     }
 }

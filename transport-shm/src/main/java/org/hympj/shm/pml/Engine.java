@@ -66,7 +66,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.idler = new Idler(config, control, rank, launched);
         idler.onPeersExited(this::failReceivesFromExited);
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()
-            ? VirtualPacing.of(timing, jobFabric, events, fabric.channels(), size)
+            ? VirtualPacing.of(timing, jobFabric, events, fabric.channels(), size, virtualOrder(fabric, timing))
             : ModelPacing.of(timing, jobFabric, events);
         this.routing = new Routing(jobFabric.routes(), rank, fabric.channels(), pacing.modelled(), events);
         this.outbound = new OutboundQueues(fabric);
@@ -80,8 +80,18 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
             eagerLimit);
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous);
-        this.progress = new Progress(inbound, outbound, completions, pacing, idler, events, detached);
+        this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached);
+        pacing.attach(progress);
         this.sets = new ScheduledSets(config, jobFabric, pacing.modelled(), events, rank);
+    }
+
+    /** Virtual time's booking order over the job's floors, published by the rank's clock. */
+    private static org.hympj.shm.emu.VirtualOrder virtualOrder(ShmFabric fabric, FabricTiming timing) {
+        org.hympj.shm.emu.VirtualOrder order = new org.hympj.shm.emu.VirtualOrder(fabric.virtualFloors(), fabric.rank(),
+            fabric.size(), fabric.inboundRingsOfAll(), Packets.VISIBLE_AT_OFFSET);
+        timing.clock().order(order);
+        order.publish(timing.clock().now());
+        return order;
     }
 
     public int rank() {
@@ -311,7 +321,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
      * (at finalize).
      */
     public void flush() {
-        progress.flush();
+        try {
+            progress.flush();
+        } finally {
+            pacing.finished(); // virtual time: this rank books nothing more
+        }
     }
 
     /** {@code r} was freed while active: its transfer goes on, owned by the engine. */

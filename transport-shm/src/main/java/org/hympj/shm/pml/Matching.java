@@ -82,7 +82,7 @@ final class Matching {
         } else if (u.kind == Packets.EAGER_BULK) {
             eager.deliverBulk(r, u.channel, u.source, u.tag, u.bulkStart, (int) u.total, u.visibleAt);
         } else {
-            rendezvous.matchRts(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
+            rendezvous.matchRtsInTurn(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
         }
         releaseUnexpected(u);
     }
@@ -146,7 +146,7 @@ final class Matching {
             long srcSeg = buffer.getLong(index + Packets.RTS_SRC_SEG_OFFSET);
             long rtsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
             if (r != null) {
-                rendezvous.matchRts(r, channel, src, tag, sendId, total, srcSeg, rtsVis);
+                rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, rtsVis);
             } else {
                 Unexpected u = newUnexpected(Packets.RTS, channel, src, tag, total);
                 u.sendId = sendId;

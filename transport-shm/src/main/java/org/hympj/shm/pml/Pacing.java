@@ -114,6 +114,52 @@ class Pacing {
     void observed(Req r) {
     }
 
+    // ---- virtual time's booking order (VirtualPacing with its VirtualOrder); elsewhere every booking may go at once
+
+    /** Gives the pacing the rank's progress, to wait for its turn to book (virtual time). */
+    void attach(Progress progress) {
+    }
+
+    /** True when this rank may book the shared timelines at modelled instant {@code t} now. */
+    boolean mayBook(long t) {
+        return true;
+    }
+
+    /** The instant the clear-to-send for an RTS stamped {@code rtsVis} that {@code r} matched is booked at (MIN_VALUE: none). */
+    long rtsBooking(RecvReq r, long rtsVis) {
+        return Long.MIN_VALUE;
+    }
+
+    /** The instant the data a CTS stamped {@code ctsVis} releases for {@code s} is booked at (MIN_VALUE: none). */
+    long ctsBooking(SendReq s, long ctsVis) {
+        return Long.MIN_VALUE;
+    }
+
+    /** The earliest booking this rank has deferred to its turn (MAX_VALUE: none). */
+    void deferredFrom(long at) {
+    }
+
+    /** What the turn to book at {@code t} waits for (a diagnosis). */
+    String describeTurn(long t) {
+        return "";
+    }
+
+    /** A call-level booking at {@code t} waits for its turn (and after each pass while it waits). */
+    void awaitingTurn(long t) {
+    }
+
+    /** The rank waits in the library with nothing to do (only a packet can wake it). */
+    void blocked() {
+    }
+
+    /** A polling call (test, iprobe) found nothing. */
+    void polledNothing() {
+    }
+
+    /** The rank has finalized: it books nothing more. */
+    void finished() {
+    }
+
     /** The rank enters a library call. */
     void enterCall() {
     }

@@ -12,6 +12,8 @@ import org.hympj.api.Request;
 final class Progress {
     /** Waits for a modelled instant closer than this yield instead of parking (parks overshoot by ~60 us). */
     private static final long SHORT_WAIT_NS = 2_000_000L;
+    /** A wait for a turn to book this long is a bug of the order (VirtualOrder), reported rather than hung. */
+    private static final long STUCK_TURN_NS = 20_000_000_000L;
 
     private final Inbound inbound;
     private final OutboundQueues outbound;
@@ -20,9 +22,13 @@ final class Progress {
     private final Idler idler;
     private final TraceEvents events;
     private final DetachedRequests detached;
+    private final RendezvousProtocol rendezvous;
+    /** A pass is running (a booking inside it must not wait for its turn: passes do not nest). */
+    private boolean inPass;
 
-    Progress(Inbound inbound, OutboundQueues outbound, Completions completions, Pacing pacing, Idler idler,
-             TraceEvents events, DetachedRequests detached) {
+    Progress(Inbound inbound, RendezvousProtocol rendezvous, OutboundQueues outbound, Completions completions,
+             Pacing pacing, Idler idler, TraceEvents events, DetachedRequests detached) {
+        this.rendezvous = rendezvous;
         this.detached = detached;
         this.inbound = inbound;
         this.outbound = outbound;
@@ -35,17 +41,57 @@ final class Progress {
     /** One pass; returns the work done (0: nothing happened). */
     int progress() {
         int work = 0;
-        pacing.beginPass();
-        if (completions.timedCount() > 0) {
-            work += completions.completeDue();
-        }
-        work += inbound.poll();
-        if (outbound.pendingCount() > 0) {
-            long before = outbound.written();
-            work += outbound.flush();
-            work += (int) (outbound.written() - before);
+        inPass = true;
+        try {
+            pacing.beginPass();
+            if (completions.timedCount() > 0) {
+                work += completions.completeDue();
+            }
+            work += inbound.poll();
+            if (rendezvous.hasDeferred()) {
+                work += rendezvous.runDeferred();
+            }
+            if (outbound.pendingCount() > 0) {
+                long before = outbound.written();
+                work += outbound.flush();
+                work += (int) (outbound.written() - before);
+            }
+        } finally {
+            inPass = false;
         }
         return work;
+    }
+
+    /**
+     * Virtual time: waits, making progress, until this rank may book the shared timelines at
+     * modelled instant {@code t} (VirtualOrder) — for a booking a library call makes (a send's
+     * start, a clear-to-send for a message found waiting). A packet's booking inside a pass never
+     * waits here: its handler asked {@link Pacing#mayBook} before it took the packet, and left it
+     * in its ring otherwise (passes do not nest).
+     */
+    void awaitTurn(long t) {
+        if (inPass) {
+            return;
+        }
+        pacing.awaitingTurn(t);
+        if (!pacing.mayBook(t)) {
+            idler.reset();
+            long since = System.nanoTime();
+            do {
+                int work = progress();
+                pacing.awaitingTurn(t); // what the pass took is booked or deferred: the floor is this booking again
+                idle(work, false);
+                if (System.nanoTime() - since > STUCK_TURN_NS) {
+                    throw new MpjException("internal: no turn to book on virtual time for "
+                        + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(STUCK_TURN_NS) + " s: "
+                        + pacing.describeTurn(t));
+                }
+            } while (!pacing.mayBook(t));
+        }
+        if (rendezvous.hasDeferred()) {
+            progress(); // this rank's own deferred bookings at earlier instants go first
+            pacing.awaitingTurn(t);
+        }
     }
 
     /** Blocks until {@code r}'s transfer is done. */
@@ -60,11 +106,21 @@ final class Progress {
         }
     }
 
-    /** Idles after a pass that did {@code work}. */
+    /** Idles after a pass of a wait that did {@code work}. */
     void idle(int work) {
+        idle(work, true);
+    }
+
+    /** Idles after a pass that did {@code work}; {@code waiting}: the rank waits for a packet (blocked if none came). */
+    private void idle(int work, boolean waiting) {
         if (work > 0) {
             idler.reset();
-        } else if (pacing.wakeAt() != Long.MAX_VALUE && pacing.wakeAt() - System.nanoTime() < SHORT_WAIT_NS) {
+            return;
+        }
+        if (waiting) {
+            pacing.blocked();
+        }
+        if (pacing.wakeAt() != Long.MAX_VALUE && pacing.wakeAt() - System.nanoTime() < SHORT_WAIT_NS) {
             idler.idleBriefly(); // a modelled instant is near: parking would overshoot it
         } else {
             idler.idle();
@@ -120,7 +176,7 @@ final class Progress {
         if (!allDone(requests)) {
             progress();
             if (!allDone(requests)) {
-                idler.poll();
+                polledNothing();
                 return false;
             }
         }
@@ -161,7 +217,7 @@ final class Progress {
             progress();
             i = firstDone(requests);
             if (i == Request.NONE_COMPLETED) {
-                idler.poll();
+                polledNothing();
             }
         }
         if (i >= 0) {
@@ -181,8 +237,13 @@ final class Progress {
         }
     }
 
-    /** Failure checks for polling calls that do not idle (test, iprobe). */
+    /** Failure checks for polling calls that do not idle (test, iprobe), which found nothing. */
     void pollFailures() {
+        polledNothing();
+    }
+
+    private void polledNothing() {
+        pacing.polledNothing();
         idler.poll();
     }
 }

@@ -18,6 +18,9 @@ final class RecvReq extends Req {
     int matchedSource;
     int matchedTag;
     long sentBytes;
+    /** Virtual time: an RTS matched before its clear-to-send's turn to book (DeferredBookings). */
+    int deferredRtsSendId;
+    long deferredRtsVis;
     // intrusive links of the posted queue
     RecvReq prev;
     RecvReq next;

@@ -30,6 +30,7 @@ final class RendezvousProtocol {
     private final int fragPayload;
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
+    private final DeferredBookings deferred = new DeferredBookings();
 
     RendezvousProtocol(ShmFabric fabric, Packer packer, OutboundQueues outbound, Completions completions,
                        Pacing pacing, RouteChoice routes, int bulkBytes) {
@@ -89,16 +90,33 @@ final class RendezvousProtocol {
         int recvId = buffer.getInt(index + Packets.CTS_RECV_ID_OFFSET);
         long accept = buffer.getLong(index + Packets.CTS_ACCEPT_OFFSET);
         long dstSeg = buffer.getLong(index + Packets.CTS_DST_SEG_OFFSET);
+        long ctsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
         if (accept == 0) {
             finishSend(s);
             return;
         }
+        long bookAt = s.preplanned ? Long.MIN_VALUE : pacing.ctsBooking(s, ctsVis);
+        if (!pacing.mayBook(bookAt)) {
+            // virtual time: another rank may still book earlier; the data goes in its turn
+            s.recvId = recvId;
+            s.deferredCtsSource = src;
+            s.deferredCtsAccept = accept;
+            s.deferredCtsDstSeg = dstSeg;
+            s.deferredCtsVis = ctsVis;
+            deferred.add(s, bookAt);
+            return;
+        }
+        sendData(s, src, recvId, accept, dstSeg, ctsVis);
+    }
+
+    /** Puts (or streams) {@code accept} bytes of {@code s} to {@code src}, whose clear-to-send was stamped {@code ctsVis}. */
+    private void sendData(SendReq s, int src, int recvId, long accept, long dstSeg, long ctsVis) {
         if (dstSeg >= 0 && dstSeg + accept > fabric.segmentBytes()) {
             throw new MpjException("internal: CTS from rank " + src + " names segment bytes past its end");
         }
         s.recvId = recvId;
         s.partsDoneAt = 0;
-        pacing.ctsArrived(s, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
+        pacing.ctsArrived(s, ctsVis);
         // under --sched rndv the CTS stayed in the ring until its control put arrived (its vis):
         // planning the data at the real clock now plans it at that arrival.
         // A striped message: [0, split) over TCA, [split, accept) over IB
@@ -197,6 +215,55 @@ final class RendezvousProtocol {
     }
 
     // ------------------------------------------------------------------ receiver
+
+    /**
+     * A receive matched an RTS (as it was read, or found waiting when the receive was posted). On
+     * virtual time under --sched rndv, when another rank may still book earlier than its
+     * clear-to-send, the clear-to-send waits its turn (DeferredBookings) and the rank goes on —
+     * it may be at an instant later than the rank's clock, which the rank's next sends precede;
+     * otherwise as {@link #matchRts}.
+     */
+    void matchRtsInTurn(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff, long rtsVis) {
+        long bookAt = srcSegOff < 0 ? pacing.rtsBooking(r, rtsVis) : Long.MIN_VALUE;
+        if (!pacing.mayBook(bookAt)) {
+            r.channel = channel;
+            r.matchedSource = source;
+            r.matchedTag = tag;
+            r.sentBytes = total;
+            r.deferredRtsSendId = sendId;
+            r.deferredRtsVis = rtsVis;
+            deferred.add(r, bookAt);
+            return;
+        }
+        matchRts(r, channel, source, tag, sendId, total, srcSegOff, rtsVis);
+    }
+
+    /**
+     * Makes the deferred bookings whose turn has come, in modelled-instant order; returns how
+     * many. Called inside a pass: their own bookings do not wait again.
+     */
+    int runDeferred() {
+        int done = 0;
+        while (deferred.size() > 0 && pacing.mayBook(deferred.firstAt())) {
+            Req q = deferred.takeFirst();
+            if (q instanceof SendReq) {
+                SendReq s = (SendReq) q;
+                sendData(s, s.deferredCtsSource, s.recvId, s.deferredCtsAccept, s.deferredCtsDstSeg, s.deferredCtsVis);
+            } else {
+                RecvReq r = (RecvReq) q;
+                matchRts(r, r.channel, r.matchedSource, r.matchedTag, r.deferredRtsSendId, r.sentBytes, -1L,
+                    r.deferredRtsVis);
+            }
+            done++;
+        }
+        pacing.deferredFrom(deferred.size() > 0 ? deferred.firstAt() : Long.MAX_VALUE);
+        return done;
+    }
+
+    /** Bookings deferred to their turn (virtual time). */
+    boolean hasDeferred() {
+        return deferred.size() > 0;
+    }
 
     /**
      * A receive matched an RTS. {@code rtsVis}: the real instant the RTS arrived (0 unless

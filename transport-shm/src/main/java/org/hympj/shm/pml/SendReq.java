@@ -44,6 +44,11 @@ final class SendReq extends Req implements Outbound {
     int recvEngineHint = -1;
     /** The receiver's handle for the data packets (from its clear-to-send). */
     int recvId;
+    /** Virtual time: a clear-to-send read before its data's turn to book (DeferredBookings): its source, offer and stamp. */
+    int deferredCtsSource;
+    long deferredCtsAccept;
+    long deferredCtsDstSeg;
+    long deferredCtsVis;
     /** Split over both fabrics (hybrid router, large contiguous messages). */
     boolean stripe;
     /** Streams or puts still to finish before the send completes. */

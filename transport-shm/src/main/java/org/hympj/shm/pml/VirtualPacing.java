@@ -4,6 +4,7 @@ import org.agrona.MutableDirectBuffer;
 import org.hympj.model.JobFabric;
 import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.emu.VirtualClock;
+import org.hympj.shm.emu.VirtualOrder;
 
 /**
  * Pacing on virtual time (SMPI's approach, {@code --clock virtual}): every stamp is a modelled
@@ -14,29 +15,94 @@ import org.hympj.shm.emu.VirtualClock;
  * instant — so the modelled figures do not depend on the time dilation, the machine's load
  * or how many ranks share a core. Real data still moves through shared memory.
  *
- * <p>What remains of real time: ranks book the shared timelines in real-time order, and a
- * booking made later at an earlier modelled instant fills the gap it belongs to; two transfers
- * that contend for a resource at overlapping modelled instants are served in the order they
- * were booked (docs/FABRICS.md, "Virtual time").
+ * <p>Ranks book the shared timelines in modelled-instant order ({@link VirtualOrder}): a
+ * library call's booking (a send's start, a clear-to-send for a message found waiting) waits
+ * for its turn, making progress meanwhile; a packet whose handler would book (a clear-to-send
+ * under --sched rndv, the data a clear-to-send releases) stays in its ring until its turn. What
+ * remains of real-time order is written in docs/FABRICS.md ("Virtual time").
  */
 final class VirtualPacing extends ModelPacing {
     private final VirtualClock clock;
+    private final VirtualOrder order;
     private final int size;
+    private Progress progress;
     /** Per inbound ring (channel, source): the modelled instant its last packet was read. */
     private final long[] ringLast;
     /** Per source: the instant its last message (EAGER, EAGER_BULK, RTS) was read, over both fabrics. */
     private final long[] messageLast;
 
-    private VirtualPacing(FabricTiming timing, boolean handshakePuts, TraceEvents events, int channels, int size) {
+    private VirtualPacing(FabricTiming timing, boolean handshakePuts, TraceEvents events, int channels, int size,
+                          VirtualOrder order) {
         super(timing, handshakePuts, events);
         this.clock = timing.clock();
+        this.order = order;
         this.size = size;
         this.ringLast = new long[channels * size];
         this.messageLast = new long[size];
     }
 
-    static Pacing of(FabricTiming timing, JobFabric jobFabric, TraceEvents events, int channels, int size) {
-        return new VirtualPacing(timing, jobFabric.handshakePuts(), events, channels, size);
+    static Pacing of(FabricTiming timing, JobFabric jobFabric, TraceEvents events, int channels, int size,
+                     VirtualOrder order) {
+        return new VirtualPacing(timing, jobFabric.handshakePuts(), events, channels, size, order);
+    }
+
+    @Override
+    void attach(Progress progress) {
+        this.progress = progress;
+    }
+
+    @Override
+    boolean mayBook(long t) {
+        return t == Long.MIN_VALUE || order.mayBook(t);
+    }
+
+    @Override
+    long rtsBooking(RecvReq r, long rtsVis) {
+        return handshakePuts ? matchStamp(r, rtsVis) : Long.MIN_VALUE;
+    }
+
+    @Override
+    long ctsBooking(SendReq s, long ctsVis) {
+        return Math.max(s.startStamp, ctsVis);
+    }
+
+    @Override
+    String describeTurn(long t) {
+        return order.describe(t) + " (its clock " + clock.now() + ")";
+    }
+
+    @Override
+    void deferredFrom(long at) {
+        order.deferredFrom(at);
+    }
+
+    @Override
+    void awaitingTurn(long t) {
+        // the rank runs at its clock and books at t: nothing it books later is earlier than both
+        // (this also covers a rank that waited blocked and woke without a packet: its ring had room again)
+        order.publish(Math.min(t, clock.now()));
+    }
+
+    @Override
+    void blocked() {
+        order.blocked();
+    }
+
+    @Override
+    void polledNothing() {
+        order.polledNothing();
+    }
+
+    @Override
+    void finished() {
+        order.done();
+    }
+
+    /** A booking at {@code t} the rank makes: in its turn (at once inside a pass, whose handler asked). */
+    private void turn(long t) {
+        if (progress != null) {
+            progress.awaitTurn(t);
+        }
     }
 
     @Override
@@ -85,12 +151,19 @@ final class VirtualPacing extends ModelPacing {
             default:
                 break;
         }
+        order.lower(buffer.getLong(at)); // before the packet leaves the ring (VirtualOrder's rule)
         return false;
     }
 
     @Override
     long planStamp(SendReq s) {
         return s.planAt;
+    }
+
+    @Override
+    void plan(SendReq s, int channel, long bytes, boolean dstInSegment) {
+        turn(s.planAt);
+        super.plan(s, channel, bytes, dstInSegment);
     }
 
     @Override
@@ -112,6 +185,7 @@ final class VirtualPacing extends ModelPacing {
         if (!handshakePuts) {
             return s.startStamp;
         }
+        turn(s.startStamp);
         timing.planControl(JobFabric.fabricOf(s.channel), s.dest, 0, s.startStamp);
         return timing.visibleAtReal;
     }
@@ -126,6 +200,7 @@ final class VirtualPacing extends ModelPacing {
         if (!handshakePuts) {
             return matchAt;
         }
+        turn(matchAt);
         timing.planControl(JobFabric.fabricOf(channel), dest, rtsVis, matchAt);
         return timing.visibleAtReal;
     }
