@@ -93,4 +93,31 @@ class VirtualTimeTest {
         assertTrue(Math.abs(b / quiet - 1) <= 0.01, () -> String.format(java.util.Locale.ROOT,
             "quiet %.3f us, beside two burning threads %.3f us", quiet, b));
     }
+
+    private static final Pattern BATCHES = Pattern.compile("# scale-les3-all k=872 none: .*batches \\[([0-9. ]+)\\]");
+
+    /**
+     * The unscheduled exchange of all 8 directions (diagonals over two links: transfers contend
+     * for links at the same modelled instants) is where booking order decides the figure: ranks
+     * book in modelled-instant order (VirtualOrder), so every batch gives the same figure and no
+     * rank reports a booking out of order.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void contendedUnscheduledExchangeIsTheSameInEveryBatch() throws IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=none", "1", "segment", "872")
+            .model("tofu").sched("none").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
+            .jvmArg("-Dhympj.bench.iters=4").jvmArg("-Dhympj.bench.warmup=2")
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        assertFalse(r.allOutput().contains("booking(s) of rank"), r::allOutput);
+        Matcher m = BATCHES.matcher(r.output(0));
+        assertTrue(m.find(), () -> "no batches in rank 0's output:\n" + r.output(0));
+        String[] batches = m.group(1).trim().split(" +");
+        assertTrue(batches.length >= 2, m.group(1));
+        for (String b : batches) {
+            assertEquals(batches[0], b, () -> "batches differ: " + m.group(1));
+        }
+    }
 }

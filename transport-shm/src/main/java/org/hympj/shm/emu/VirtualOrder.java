@@ -40,6 +40,8 @@ public final class VirtualOrder {
     /** Each floor on a cache line of its own. */
     private static final int SLOT = 64;
     private static final int RESTARTS = 8;
+    private static final boolean REPORT = Boolean.getBoolean("hympj.vt.report");
+    private long outOfOrder;
 
     private final AtomicBuffer floors;
     private final int rank;
@@ -75,7 +77,34 @@ public final class VirtualOrder {
 
     /** Bytes of the floors of a job of {@code ranks} ranks. */
     public static long bytes(int ranks) {
-        return (long) ranks * SLOT;
+        return (ranks + 1L) * SLOT; // the floors, then the latest instant booked
+    }
+
+    /**
+     * Records a booking at {@code t}: counted out of order when a booking at a later instant was
+     * already made (by any rank). The job's latest booked instant is kept after the floors.
+     */
+    public void booked(long t) {
+        int at = size * SLOT;
+        for (;;) {
+            long latest = floors.getLongVolatile(at);
+            if (t < latest) {
+                outOfOrder++;
+                if (REPORT) {
+                    System.err.println("[vt] rank " + rank + " booked at " + t + " after " + latest + " at "
+                        + new Throwable().getStackTrace()[2]);
+                }
+                return;
+            }
+            if (t == latest || floors.compareAndSetLong(at, latest, t)) {
+                return;
+            }
+        }
+    }
+
+    /** Bookings this rank made at an instant earlier than one already booked. */
+    public long outOfOrder() {
+        return outOfOrder;
     }
 
     /** Publishes this rank's floor (the earlier of {@code floor} and its deferred bookings). */
@@ -135,6 +164,10 @@ public final class VirtualOrder {
     public void done() {
         deferredMin = Long.MAX_VALUE;
         publish(DONE);
+    }
+
+    public int rank() {
+        return rank;
     }
 
     /** This rank's floor as published. */
