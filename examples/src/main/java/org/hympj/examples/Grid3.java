@@ -1,7 +1,7 @@
 package org.hympj.examples;
 
 /** A periodic 3D process grid (row-major: rank = (x * dy + y) * dz + z). */
-final class Grid3 {
+public final class Grid3 {
     private final int[] dims;
     private final int[] coords;
 
@@ -11,7 +11,7 @@ final class Grid3 {
     }
 
     /** A balanced factorisation of p into three factors, largest first (like MPI_Dims_create). */
-    static int[] dimsFor(int p) {
+    public static int[] dimsFor(int p) {
         int[] best = {p, 1, 1};
         int bestSpread = Integer.MAX_VALUE;
         for (int a = 1; a <= p; a++) {

@@ -120,4 +120,27 @@ class VirtualTimeTest {
             assertEquals(batches[0], b, () -> "batches differ: " + m.group(1));
         }
     }
+
+    private static final Pattern PER_ITERATION = Pattern.compile("time per iteration ([0-9.]+) us");
+
+    /**
+     * The flagship (README's command, 8 ranks on the emulated HA-PACS/TCA, subclusters of 4) with
+     * --compute-scale 0 prints the simulator's prediction of its halo exchange
+     * ({@code hympj-sim jacobi3d}).
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void flagshipJacobi3dIsTheSimulatorsFigure() throws IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(8, org.hympj.examples.Jacobi3D.class, "--n", "16", "--iters", "40")
+            .model("ha-pacs").subcluster(4).computeScale(0)
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        Matcher m = PER_ITERATION.matcher(r.output(0));
+        assertTrue(m.find(), () -> "no time per iteration in rank 0's output:\n" + r.output(0));
+        double emu = Double.parseDouble(m.group(1));
+        double sim = SimMain.jacobi3d(Map.of("--iters", "40"), 16).value();
+        assertEquals(1.0, emu / sim, 0.01, () -> String.format(java.util.Locale.ROOT,
+            "Jacobi3D printed %.2f us per iteration, the simulator predicts %.3f", emu, sim));
+    }
 }

@@ -30,7 +30,9 @@ public final class Patterns {
         /** Per iteration the latest end minus the earliest start; median of 5 batch means (ScaleLes3Bench). */
         SPAN,
         /** Rank 0's mean window (Collective: batch time / iterations). */
-        RANK0
+        RANK0,
+        /** Per iteration the slowest rank's window; mean over iterations, no warm-up (Jacobi3D's time per iteration). */
+        SLOWEST_MEAN
     }
 
     /** Halo grid: the S1 geometry at 4 (2D) / 8 (3D) ranks, else dimsCreate(np, dims), row-major ranks. */
@@ -78,6 +80,52 @@ public final class Patterns {
             s.startAll(set);
             s.waitAll(set);
             s.barrier();
+            s.markEnd();
+            s.endLoop();
+        }
+    }
+
+    /**
+     * The flagship's halo exchange as {@code org.hympj.examples.Jacobi3D} runs it: a periodic
+     * {@code Grid3.dimsFor(np)} grid of n³ blocks with one ghost layer (edge m = n + 2), per
+     * dimension receive the low and the high ghost plane and send the high and the low interior
+     * plane, each with its face's datatype on both sides (dimension 0 contiguous m², 1
+     * block-stride {@code vector(m, m, m²)}, 2 element-stride {@code vector(m², 1, m)}), from and
+     * into heap arrays; two request sets (u and v) alternate; a barrier, then the iterations
+     * back to back, timed from leaving the barrier (the update between exchanges costs nothing:
+     * {@code --compute-scale 0}). {@code iters} must be even; each loop turn is two iterations.
+     */
+    public static void jacobi3d(Sim sim, int n, int iters) {
+        int np = sim.size();
+        int[] g = org.hympj.examples.Grid3.dimsFor(np);
+        boolean[] periods = {true, true, true};
+        int m = n + 2;
+        Datatype[] face = {Datatype.DOUBLE.contiguous(m * m), Datatype.DOUBLE.vector(m, m, m * m),
+            Datatype.DOUBLE.vector(m * m, 1, m)};
+        for (int r = 0; r < np; r++) {
+            Script s = sim.script(r);
+            int[] c = Topology.coords(g, r);
+            int[] sets = new int[2];
+            for (int u = 0; u < 2; u++) {
+                List<Integer> reqs = new ArrayList<>();
+                for (int d = 0; d < 3; d++) {
+                    int lo = neighbour(g, periods, c, d, -1);
+                    int hi = neighbour(g, periods, c, d, +1);
+                    Shape f = Shape.of(face[d], 1);
+                    reqs.add(s.recvInit(lo, 2 * d, f, false));
+                    reqs.add(s.recvInit(hi, 2 * d + 1, f, false));
+                    reqs.add(s.sendInit(hi, 2 * d, f, false));
+                    reqs.add(s.sendInit(lo, 2 * d + 1, f, false));
+                }
+                sets[u] = s.set(reqs.stream().mapToInt(Integer::intValue).toArray());
+            }
+            s.barrier();
+            s.loop(iters / 2);         // two iterations per turn, as the sets alternate (u, then v)
+            s.markStart();
+            s.startAll(sets[0]);
+            s.waitAll(sets[0]);
+            s.startAll(sets[1]);
+            s.waitAll(sets[1]);
             s.markEnd();
             s.endLoop();
         }

@@ -30,6 +30,7 @@ public final class SimMain {
         "patterns:",
         "  halo        S1's halo (HaloRank): --dims 2|3 (3), sizes N (3D: 64 128 192 256), --route tca,ib,hybrid",
         "              (default; also hybrid-groups, tca+ib = TCA where it reaches, IB elsewhere), --np (4 / 8)",
+        "  jacobi3d    the flagship's halo (Jacobi3D, ha-pacs, 8 ranks, subclusters of 4): sizes n (32), --iters (200)",
         "  scale-les3  S3's SCALE-LES3 halo (ScaleLes3Bench): sizes k (60 872), --sched none,rr:1,...,bl+oh, rndv",
         "              (default: the bench's list), --pattern ew,ns,nsew,diag,all, --buffers segment|heap, --np 8,",
         "              --model tofu",
@@ -47,6 +48,8 @@ public final class SimMain {
     static double JITTER_US;
     /** {@code --issue interleaved}: ranks starting a set at one instant interleave their sends. */
     static boolean INTERLEAVE;
+    /** --print-plans: every planned transfer on stdout (debugging). */
+    static boolean PRINT_PLANS;
 
     private SimMain() {
     }
@@ -78,7 +81,7 @@ public final class SimMain {
         List<String> sizes = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
-            if (a.equals("--util") || a.equals("--quiet")) {
+            if (a.equals("--util") || a.equals("--quiet") || a.equals("--print-plans")) {
                 o.put(a, "true");
             } else if (a.startsWith("--")) {
                 if (i + 1 >= args.length) {
@@ -91,6 +94,7 @@ public final class SimMain {
         }
         JITTER_US = Double.parseDouble(o.getOrDefault("--jitter", "0"));
         INTERLEAVE = o.getOrDefault("--issue", "ranks").equals("interleaved");
+        PRINT_PLANS = o.containsKey("--print-plans");
         List<Result> results = new ArrayList<>();
         switch (pattern) {
             case "halo":
@@ -105,6 +109,13 @@ public final class SimMain {
                         results.add(halo(o, dims, route, Integer.parseInt(n)));
                         emit(out, o, results.get(results.size() - 1));
                     }
+                }
+                break;
+            }
+            case "jacobi3d": {
+                for (String n : sizes.isEmpty() ? List.of("32") : sizes) {
+                    results.add(jacobi3d(o, Integer.parseInt(n)));
+                    emit(out, o, results.get(results.size() - 1));
                 }
                 break;
             }
@@ -216,6 +227,26 @@ public final class SimMain {
         return finish(sim, "halo-" + dims + "d", route, n, Patterns.Metric.SLOWEST, warm, iters, "us/iter");
     }
 
+    /**
+     * The flagship Jacobi3D's halo exchange (its README command: ha-pacs, 8 ranks, subclusters of
+     * 4, heap arrays, the library's default eager limit), n³ points per rank, {@code --iters}
+     * (default 200, Jacobi3D's) iterations back to back: µs per iteration, as Jacobi3D prints it
+     * under {@code --compute-scale 0}.
+     */
+    public static Result jacobi3d(Map<String, String> o, int n) {
+        Map<String, String> q = new LinkedHashMap<>(o);
+        q.putIfAbsent("--subcluster", "4");
+        SimConfig c = config(q, "ha-pacs", 8);
+        int iters = Integer.parseInt(o.getOrDefault("--iters", "200"));
+        if (iters < 2 || iters % 2 != 0) {
+            throw new IllegalArgumentException("--iters: jacobi3d needs an even number >= 2 (its two arrays "
+                + "alternate), was " + iters);
+        }
+        Sim sim = new Sim(c);
+        Patterns.jacobi3d(sim, n, iters);
+        return finish(sim, "jacobi3d", c.route, n, Patterns.Metric.SLOWEST_MEAN, 0, iters / 2, "us/iter");
+    }
+
     public static Result scaleLes3(Map<String, String> o, String pattern, String policy, int k) {
         SimConfig c = config(o, "tofu", 8);
         c.sched = policy;
@@ -310,6 +341,9 @@ public final class SimMain {
             sim.jitter(JITTER_US * 1000);
         }
         sim.interleave = INTERLEAVE;
+        if (PRINT_PLANS) {
+            sim.planLog = System.out;
+        }
         long t0 = System.nanoTime();
         sim.run();
         double wall = (System.nanoTime() - t0) / 1e9;
@@ -333,11 +367,14 @@ public final class SimMain {
                 case SPAN:
                     v[i] = (sim.iterMaxEnd()[it] - sim.iterMinStart()[it]) / 1000.0;
                     break;
+                case SLOWEST_MEAN:
+                    v[i] = sim.iterMaxSpan()[it] / 2000.0; // a loop turn is two iterations
+                    break;
                 default:
                     v[i] = sim.iterRank0()[it] / 1000.0;
             }
         }
-        if (metric == Patterns.Metric.RANK0) {
+        if (metric == Patterns.Metric.RANK0 || metric == Patterns.Metric.SLOWEST_MEAN) {
             double sum = 0;
             for (double x : v) {
                 sum += x;

@@ -23,7 +23,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   <li>the stamps of the packets in its inbound rings: what a packet causes (a clear-to-send,
  *       the data a clear-to-send releases, a completion) happens no earlier than its stamp.</li>
  * </ul>
- * A rank lowers its floor to a packet's stamp before it takes the packet out of its ring, and
+ * Equal instants go in rank order among the floors; a packet waiting at the instant itself holds
+ * every rank (zero-cost handshakes cause bookings at their own instant: all of them must be in
+ * before one is made, or the order would depend on which arrived first in real time).
+ *
+ * <p>A rank lowers its floor to a packet's stamp before it takes the packet out of its ring, and
  * writes a packet before it raises its floor past the packet's stamp. So a reader that reads
  * every floor, then every ring, then every floor again, and takes the least of the three for
  * each rank, misses no packet: one it did not see in a ring was either still to be written
@@ -190,7 +194,10 @@ public final class VirtualOrder {
             }
         }
         for (int s = 0; s < size; s++) {
-            if (s != rank && first[s] != DONE && before(pendingMin(s), s, t)) {
+            // a packet stamped t itself counts whatever the rank: a clear-to-send costs no modelled
+            // time, so what it causes happens at t too, and those must all be seen before one is
+            // booked (its reader takes it in its next pass: this cannot hold anyone for good)
+            if (s != rank && first[s] != DONE && pendingMin(s) <= t) {
                 return false;
             }
         }
@@ -223,6 +230,11 @@ public final class VirtualOrder {
     /** True when rank {@code s} with lower bound {@code bound} must book before this rank books at {@code t}. */
     private boolean before(long bound, int s, long t) {
         return bound < t || (bound == t && s < rank);
+    }
+
+    /** The least stamp of the packets waiting in this rank's own inbound rings (MAX_VALUE: none). */
+    public long ownPendingMin() {
+        return pendingMin(rank);
     }
 
     /** The least stamp of the packets waiting in rank {@code s}'s inbound rings (MAX_VALUE: none). */

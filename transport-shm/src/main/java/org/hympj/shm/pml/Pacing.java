@@ -125,6 +125,11 @@ class Pacing {
         return true;
     }
 
+    /** True when a deferred booking at {@code t} may be made now (virtual time). */
+    boolean mayMakeDeferred(long t) {
+        return true;
+    }
+
     /** The instant the clear-to-send for an RTS stamped {@code rtsVis} that {@code r} matched is booked at (MIN_VALUE: none). */
     long rtsBooking(RecvReq r, long rtsVis) {
         return Long.MIN_VALUE;

@@ -96,8 +96,8 @@ final class RendezvousProtocol {
             return;
         }
         long bookAt = s.preplanned ? Long.MIN_VALUE : pacing.ctsBooking(s, ctsVis);
-        if (!pacing.mayBook(bookAt)) {
-            // virtual time: another rank may still book earlier; the data goes in its turn
+        if (bookAt != Long.MIN_VALUE) {
+            // virtual time: the data goes in its turn (DeferredBookings), made by this pass or a later one
             s.recvId = recvId;
             s.deferredCtsSource = src;
             s.deferredCtsAccept = accept;
@@ -225,7 +225,7 @@ final class RendezvousProtocol {
      */
     void matchRtsInTurn(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff, long rtsVis) {
         long bookAt = srcSegOff < 0 ? pacing.rtsBooking(r, rtsVis) : Long.MIN_VALUE;
-        if (!pacing.mayBook(bookAt)) {
+        if (bookAt != Long.MIN_VALUE) {
             r.channel = channel;
             r.matchedSource = source;
             r.matchedTag = tag;
@@ -244,7 +244,7 @@ final class RendezvousProtocol {
      */
     int runDeferred() {
         int done = 0;
-        while (deferred.size() > 0 && pacing.mayBook(deferred.firstAt())) {
+        while (deferred.size() > 0 && pacing.mayMakeDeferred(deferred.firstAt())) {
             Req q = deferred.takeFirst();
             if (q instanceof SendReq) {
                 SendReq s = (SendReq) q;

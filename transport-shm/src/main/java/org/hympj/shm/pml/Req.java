@@ -28,6 +28,8 @@ abstract class Req implements PersistentRequest {
     MpjException error;
     /** Virtual time: the modelled instant this request completed (a stamp; observing it moves the rank's clock). */
     long vdone;
+    /** Virtual time: the order this rank started or posted it (ties of DeferredBookings go by it). */
+    long startOrder;
     private boolean used;
 
     Req(Engine engine, boolean persistent) {

@@ -26,6 +26,8 @@ final class VirtualPacing extends ModelPacing {
     private final VirtualOrder order;
     private final int size;
     private Progress progress;
+    /** Requests started or posted so far (Req.startOrder). */
+    private long started;
     /** Per inbound ring (channel, source): the modelled instant its last packet was read. */
     private final long[] ringLast;
     /** Per source: the instant its last message (EAGER, EAGER_BULK, RTS) was read, over both fabrics. */
@@ -54,6 +56,12 @@ final class VirtualPacing extends ModelPacing {
     @Override
     boolean mayBook(long t) {
         return t == Long.MIN_VALUE || order.mayBook(t);
+    }
+
+    @Override
+    boolean mayMakeDeferred(long t) {
+        // also nothing at or before t still unread in this rank's own rings: what it causes may sort first
+        return order.ownPendingMin() > t && order.mayBook(t);
     }
 
     @Override
@@ -175,6 +183,7 @@ final class VirtualPacing extends ModelPacing {
 
     @Override
     void sendStarted(SendReq s) {
+        s.startOrder = ++started;
         s.startStamp = clock.now();
         s.planAt = s.startStamp;
         s.vdone = s.startStamp;
@@ -182,6 +191,7 @@ final class VirtualPacing extends ModelPacing {
 
     @Override
     void recvPosted(RecvReq r) {
+        r.startOrder = ++started;
         r.postStamp = clock.now();
         r.vdone = r.postStamp;
     }
