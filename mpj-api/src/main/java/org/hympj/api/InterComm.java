@@ -11,9 +11,9 @@ package org.hympj.api;
  * {@link #gather}, {@link #scatter} and {@link #reduce} with {@code root} = {@link #ROOT} at the
  * root, {@link Comm#PROC_NULL} at the other ranks of its group and the root's rank (in the
  * remote group) at every rank of the other group; {@link #allreduce} and {@link #allgather},
- * where each group gets the other group's contributions. The other collectives throw
- * {@link UnsupportedOperationException}: the v-variants, alltoall and the reduce-scatters are
- * not written yet; MPI defines no scan, exscan, Cartesian or graph topology on an
+ * where each group gets the other group's contributions; {@link #alltoall}, block j to remote
+ * rank j. The other collectives throw {@link UnsupportedOperationException}: the v-variants and
+ * the reduce-scatters are not written yet; MPI defines no scan, exscan, Cartesian or graph topology on an
  * intercommunicator; {@link #split} is not written either (merge first).
  */
 public interface InterComm extends Comm {

@@ -22,6 +22,7 @@ final class InterCollectives {
     private static final int TAG_GATHER = 5;
     private static final int TAG_ALLGATHER = 6;
     private static final int TAG_SCATTER = 7;
+    private static final int TAG_ALLTOALL = 8;
     private static final int LEADER = 0;
 
     private final ShmComm local;
@@ -148,6 +149,32 @@ final class InterCollectives {
                 TAG_ALLGATHER);
         }
         local.coll.bcast(recvBuf, recvOffset, remoteItems, recvType, LEADER);
+    }
+
+    /**
+     * Block j of every rank goes to remote rank j: in step k of max(L, R), rank i sends to remote
+     * (i + k) mod max and receives from remote (i - k) mod max, skipping ranks the remote group
+     * lacks (as MPICH pairs them), so both groups agree on every pair without a deadlock.
+     */
+    void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        int remote = peers.size;
+        Args.buffer("alltoall (send)", sendBuf, sendOffset, Math.multiplyExact(sendCount, remote), sendType,
+            local.segment);
+        Args.buffer("alltoall (receive)", recvBuf, recvOffset, Math.multiplyExact(recvCount, remote), recvType,
+            local.segment);
+        int max = Math.max(local.size, remote);
+        int me = local.rank;
+        for (int k = 0; k < max; k++) {
+            int to = (me + k) % max;
+            int from = (me - k + max) % max;
+            to = to < remote ? to : Comm.PROC_NULL;
+            from = from < remote ? from : Comm.PROC_NULL;
+            peers.exchange(sendBuf, to == Comm.PROC_NULL ? sendOffset : block(sendOffset, sendCount, sendType, to),
+                sendCount, sendType, to,
+                recvBuf, from == Comm.PROC_NULL ? recvOffset : block(recvOffset, recvCount, recvType, from), recvCount,
+                recvType, from, TAG_ALLTOALL);
+        }
     }
 
     private void checkRoot(String op, int root) {

@@ -345,7 +345,7 @@ final class ShmInterComm implements InterComm {
 
     private static UnsupportedOperationException notYet(String op) {
         return new UnsupportedOperationException(op + " is not implemented on an intercommunicator yet (done: barrier, "
-            + "bcast, reduce, allreduce, gather, scatter, allgather)");
+            + "bcast, reduce, allreduce, gather, scatter, allgather, alltoall)");
     }
 
     private static UnsupportedOperationException undefined(String op) {
@@ -355,7 +355,13 @@ final class ShmInterComm implements InterComm {
     @Override
     public void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
-        throw notYet("alltoall");
+        life().enter("alltoall");
+        try {
+            local.engine.checkAbort();
+            coll.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override

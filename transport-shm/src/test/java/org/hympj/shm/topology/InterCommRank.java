@@ -31,6 +31,7 @@ import org.hympj.shm.testing.MultiRank;
  * <li>inter-bcast: ROOT/PROC_NULL in the root's group, the root's rank in the other, both
  *     directions, small and rendezvous-sized;</li>
  * <li>inter-allreduce, inter-allgather: each group gets the other group's sum / blocks;</li>
+ * <li>inter-alltoall: block j to remote rank j, small and rendezvous-sized;</li>
  * <li>inter-rooted: gather, scatter and reduce with ROOT;</li>
  * <li>inter-merge: high false/true orders the groups, equal flags give the group of the lowest
  *     world rank first; collectives and point-to-point on the merged communicator;</li>
@@ -41,7 +42,7 @@ import org.hympj.shm.testing.MultiRank;
  */
 public final class InterCommRank {
     static final String[] SCENARIOS = {"inter-create", "inter-p2p", "inter-barrier", "inter-bcast", "inter-allreduce",
-        "inter-allgather", "inter-rooted", "inter-merge", "inter-dup", "inter-bad-args"};
+        "inter-allgather", "inter-alltoall", "inter-rooted", "inter-merge", "inter-dup", "inter-bad-args"};
 
     static int wr;
 
@@ -86,6 +87,10 @@ public final class InterCommRank {
                     allgather(s);
                 }
                 pass("inter-allgather");
+                for (Setup s : new Setup[] {a, b}) {
+                    alltoall(s);
+                }
+                pass("inter-alltoall");
                 for (Setup s : new Setup[] {a, b}) {
                     rooted(s);
                 }
@@ -312,6 +317,27 @@ public final class InterCommRank {
         check(got[2 * rn] == -9, "allgather wrote past its blocks");
     }
 
+    static void alltoall(Setup s) {
+        InterComm ic = s.inter;
+        int rn = s.theirs.length;
+        int me = ic.rank();
+        for (int n : new int[] {2, 20_000}) {
+            int[] out = new int[n * rn];
+            for (int j = 0; j < rn; j++) {
+                out[n * j] = wr * 100 + j;
+                out[n * j + n - 1] = j;
+            }
+            int[] in = new int[n * rn + 1];
+            in[n * rn] = -9;
+            ic.alltoall(out, 0, n, Datatype.INT, in, 0, n, Datatype.INT);
+            for (int j = 0; j < rn; j++) {
+                check(in[n * j] == s.theirs[j] * 100 + me && in[n * j + n - 1] == me, "alltoall of %d: block %d from "
+                    + "remote %d: %d .. %d", n, j, j, in[n * j], in[n * j + n - 1]);
+            }
+            check(in[n * rn] == -9, "alltoall wrote past its blocks");
+        }
+    }
+
     static void rooted(Setup s) {
         InterComm ic = s.inter;
         int rn = s.theirs.length;
@@ -409,8 +435,8 @@ public final class InterCommRank {
             Op.SUM), "IN_PLACE", "IN_PLACE");
         expectThrows(UnsupportedOperationException.class, () -> ic.scan(b, 0, b, 1, 1, Datatype.INT, Op.SUM), "scan",
             "scan", "not defined");
-        expectThrows(UnsupportedOperationException.class, () -> ic.alltoall(b, 0, 1, Datatype.INT, b, 2, 1,
-            Datatype.INT), "alltoall", "alltoall");
+        expectThrows(UnsupportedOperationException.class, () -> ic.gatherv(b, 0, 1, Datatype.INT, b, 0, new int[rn],
+            new int[rn], Datatype.INT, Comm.PROC_NULL), "gatherv", "gatherv", "not implemented");
         expectThrows(UnsupportedOperationException.class, () -> ic.createCart(new int[] {1}, new boolean[1], false),
             "createCart", "createCart");
         expectThrows(UnsupportedOperationException.class, () -> ic.split(0, 0), "split", "split");
