@@ -23,6 +23,8 @@ import org.hympj.api.Status;
 final class ShmInterComm implements InterComm {
     /** Context ids an intercommunicator takes. */
     static final int CONTEXTS = 4;
+    /** Tag of the leaders' messages of dup and merge (beside InterCollectives' tags, on the same context). */
+    private static final int TAG_AGREE = 30;
 
     /** The local group as an intracommunicator (rank, size, the local halves of collectives). */
     private final ShmComm local;
@@ -119,9 +121,6 @@ final class ShmInterComm implements InterComm {
         local.coll.bcast(v, 0, 1, Datatype.INT, 0);
         return v[0];
     }
-
-    /** Tag of the leaders' messages of dup and merge (beside InterCollectives' tags, on the same context). */
-    private static final int TAG_AGREE = 30;
 
     // ------------------------------------------------------------ the intercommunicator's own calls
 
