@@ -40,6 +40,16 @@ public class Intercomm extends Comm {
         }
     }
 
+    /** MPI_Comm_dup of the intercommunicator (collective over both groups): the same groups, new matching spaces. */
+    @Override
+    public Object clone() {
+        try {
+            return new Intercomm(inter.dup(), group.members.clone(), remote.clone());
+        } catch (RuntimeException e) {
+            throw MPIException.of("clone", e);
+        }
+    }
+
     @Override
     public boolean Test_inter() {
         return true;

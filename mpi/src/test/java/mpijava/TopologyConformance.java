@@ -189,6 +189,19 @@ public class TopologyConformance {
                 ic.Recv(in, 0, 1, MPI.INT, MPI.ANY_SOURCE, 8);
             }
         }
+        // clone (MPI_Comm_dup): the same groups, its own matching space
+        Intercomm twin = (Intercomm) ic.clone();
+        check(twin.Test_inter() && twin.Remote_size() == remoteSize && twin.Rank() == ic.Rank()
+            && Comm.Compare(twin, ic) == MPI.CONGRUENT, "clone of the intercommunicator");
+        twin.Send(new int[] {me}, 0, 1, MPI.INT, 0, 9);
+        world.Barrier();
+        check(ic.Iprobe(MPI.ANY_SOURCE, 9) == null, "a message of the clone matched on the original");
+        if (twin.Rank() == 0) {
+            for (int j = 0; j < remoteSize; j++) {
+                Status st = twin.Recv(in, 0, 1, MPI.INT, MPI.ANY_SOURCE, 9);
+                check(in[0] == remoteWorld[st.source], "clone: got " + in[0] + " from remote " + st.source);
+            }
+        }
         // Merge: the odd ranks (high) after the even ones; a collective on the result
         Intracomm merged = ic.Merge(color == 1);
         check(!merged.Test_inter() && merged.Size() == size, "Merge: " + merged);
