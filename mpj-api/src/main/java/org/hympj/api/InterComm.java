@@ -12,9 +12,12 @@ package org.hympj.api;
  * root, {@link Comm#PROC_NULL} at the other ranks of its group and the root's rank (in the
  * remote group) at every rank of the other group; {@link #allreduce} and {@link #allgather},
  * where each group gets the other group's contributions; {@link #alltoall}, block j to remote
- * rank j. The other collectives throw {@link UnsupportedOperationException}: the v-variants and
- * the reduce-scatters are not written yet; MPI defines no scan, exscan, Cartesian or graph topology on an
- * intercommunicator; {@link #split} is not written either (merge first).
+ * rank j; the v-variants likewise ({@link #gatherv}/{@link #scatterv} rooted as above, counts and
+ * displacements with one entry per remote rank); {@link #reduceScatter} and
+ * {@link #reduceScatterBlock}: the remote group's reduction scattered over this group by this
+ * group's counts (both groups' counts add up to the same total). MPI defines no scan, exscan,
+ * Cartesian or graph topology on an intercommunicator: those throw
+ * {@link UnsupportedOperationException}, as does {@link #split}, not written (merge first).
  */
 public interface InterComm extends Comm {
     /** As {@code root} of a rooted collective: this rank is the root (MPI_ROOT). */

@@ -11,8 +11,10 @@ import org.hympj.api.Primitive;
  * The collectives of an intercommunicator (MPI's rules for them), built from the local group's
  * own collectives ({@code local}, an intracommunicator of the local group) and messages between
  * the groups on the intercommunicator's collective context ({@code peers}, whose ranks are the
- * remote group's). Each group's rank 0 is its leader: a group gathers or reduces onto its
- * leader, the two leaders exchange, and the leader broadcasts within its group.
+ * remote group's). Each group's rank 0 is its leader: for barrier, bcast, the reductions and
+ * allgather a group gathers or reduces onto its leader, the two leaders exchange, and the leader
+ * broadcasts or scatters within its group; the rooted ones at ROOT talk to every remote rank
+ * directly; alltoall(v) and allgatherv pair every rank with every remote rank, step by step.
  */
 final class InterCollectives {
     private static final int TAG_BARRIER = 1;
@@ -23,6 +25,11 @@ final class InterCollectives {
     private static final int TAG_ALLGATHER = 6;
     private static final int TAG_SCATTER = 7;
     private static final int TAG_ALLTOALL = 8;
+    private static final int TAG_GATHERV = 9;
+    private static final int TAG_SCATTERV = 10;
+    private static final int TAG_ALLGATHERV = 11;
+    private static final int TAG_ALLTOALLV = 12;
+    private static final int TAG_REDUCE_SCATTER = 13;
     private static final int LEADER = 0;
 
     private final ShmComm local;
@@ -175,6 +182,118 @@ final class InterCollectives {
                 recvBuf, from == Comm.PROC_NULL ? recvOffset : block(recvOffset, recvCount, recvType, from), recvCount,
                 recvType, from, TAG_ALLTOALL);
         }
+    }
+
+    /** ROOT receives {@code recvCounts[i]} items at {@code displs[i]} from remote rank i; the remote ranks send. */
+    void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+        checkRoot("gatherv", root);
+        if (root == Comm.PROC_NULL) {
+            return;
+        }
+        if (root == InterComm.ROOT) {
+            peers.vcoll.checkBlocks("gatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+            for (int i = 0; i < peers.size; i++) {
+                peers.collRecv(recvBuf, VCollectives.at(recvOffset, displs[i], recvType), recvCounts[i], recvType, i,
+                    TAG_GATHERV);
+            }
+            return;
+        }
+        Args.buffer("gatherv (send)", sendBuf, sendOffset, sendCount, sendType, local.segment);
+        peers.collSend(sendBuf, sendOffset, sendCount, sendType, root, TAG_GATHERV);
+    }
+
+    /** ROOT sends {@code sendCounts[i]} items at {@code displs[i]} to remote rank i; the remote ranks receive. */
+    void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        checkRoot("scatterv", root);
+        if (root == Comm.PROC_NULL) {
+            return;
+        }
+        if (root == InterComm.ROOT) {
+            peers.vcoll.checkBlocks("scatterv (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+            for (int i = 0; i < peers.size; i++) {
+                peers.collSend(sendBuf, VCollectives.at(sendOffset, displs[i], sendType), sendCounts[i], sendType, i,
+                    TAG_SCATTERV);
+            }
+            return;
+        }
+        Args.buffer("scatterv (receive)", recvBuf, recvOffset, recvCount, recvType, local.segment);
+        peers.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTERV);
+    }
+
+    /** Every rank's block to every remote rank; remote rank j's lands at {@code displs[j]}: alltoall's pairing. */
+    void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        Args.buffer("allgatherv (send)", sendBuf, sendOffset, sendCount, sendType, local.segment);
+        peers.vcoll.checkBlocks("allgatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+        int max = Math.max(local.size, peers.size);
+        for (int k = 0; k < max; k++) {
+            int to = remoteOrNull((local.rank + k) % max);
+            int from = remoteOrNull((local.rank - k + max) % max);
+            boolean rx = from != Comm.PROC_NULL;
+            peers.exchange(sendBuf, sendOffset, sendCount, sendType, to,
+                recvBuf, rx ? VCollectives.at(recvOffset, displs[from], recvType) : recvOffset, rx ? recvCounts[from] : 0,
+                recvType, from, TAG_ALLGATHERV);
+        }
+    }
+
+    /** {@link #alltoall} with a count and a displacement per remote rank, each side. */
+    void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                   Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
+        peers.vcoll.checkBlocks("alltoallv (send)", sendBuf, sendOffset, sendCounts, sdispls, sendType);
+        peers.vcoll.checkBlocks("alltoallv (receive)", recvBuf, recvOffset, recvCounts, rdispls, recvType);
+        int max = Math.max(local.size, peers.size);
+        for (int k = 0; k < max; k++) {
+            int to = remoteOrNull((local.rank + k) % max);
+            int from = remoteOrNull((local.rank - k + max) % max);
+            boolean tx = to != Comm.PROC_NULL;
+            boolean rx = from != Comm.PROC_NULL;
+            peers.exchange(sendBuf, tx ? VCollectives.at(sendOffset, sdispls[to], sendType) : sendOffset,
+                tx ? sendCounts[to] : 0, sendType, to,
+                recvBuf, rx ? VCollectives.at(recvOffset, rdispls[from], recvType) : recvOffset, rx ? recvCounts[from] : 0,
+                recvType, from, TAG_ALLTOALLV);
+        }
+    }
+
+    /**
+     * The reduction of the remote group's data, scattered over this group by {@code recvCounts}
+     * (one entry per local rank; both groups' counts add up to the same total): each group
+     * reduces onto its leader, the leaders swap, and each leader scatters what it received.
+     */
+    void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                       Datatype type, Op op) {
+        noInPlace("reduceScatter", sendBuf);
+        if (recvCounts == null || recvCounts.length != local.size) {
+            throw new IllegalArgumentException("reduceScatter: recvCounts must have " + local.size + " entries (one per"
+                + " rank of the local group)" + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
+        }
+        int[] displs = new int[local.size];
+        long total = 0;
+        for (int i = 0; i < local.size; i++) {
+            if (recvCounts[i] < 0) {
+                throw new IllegalArgumentException("reduceScatter: recvCounts[" + i + "] must be >= 0, was "
+                    + recvCounts[i]);
+            }
+            displs[i] = Math.toIntExact(total);
+            total += recvCounts[i];
+        }
+        int items = Math.toIntExact(total);
+        Args.buffer("reduceScatter (receive)", recvBuf, recvOffset, recvCounts[local.rank], type, local.segment);
+        // at the leader: this group's reduction, then the remote group's after it
+        Object both = leader() ? scratch(type, Math.multiplyExact(2, items)) : null;
+        int theirsAt = Math.toIntExact(items * type.extent());
+        local.coll.reduce(sendBuf, sendOffset, both, 0, items, type, op, LEADER);
+        if (leader()) {
+            peers.exchange(both, 0, items, type, LEADER, both, theirsAt, items, type, LEADER, TAG_REDUCE_SCATTER);
+        }
+        local.vcoll.scatterv(both, theirsAt, recvCounts, displs, type, recvBuf, recvOffset, recvCounts[local.rank], type,
+            LEADER);
+    }
+
+    /** A remote rank, or PROC_NULL for a step's partner the remote group lacks. */
+    private int remoteOrNull(int r) {
+        return r < peers.size ? r : Comm.PROC_NULL;
     }
 
     private void checkRoot(String op, int root) {

@@ -342,11 +342,6 @@ final class ShmInterComm implements InterComm {
         }
     }
 
-    private static UnsupportedOperationException notYet(String op) {
-        return new UnsupportedOperationException(op + " is not implemented on an intercommunicator yet (done: barrier, "
-            + "bcast, reduce, allreduce, gather, scatter, allgather, alltoall)");
-    }
-
     private static UnsupportedOperationException undefined(String op) {
         return new UnsupportedOperationException(op + " is not defined on an intercommunicator (MPI)");
     }
@@ -366,37 +361,72 @@ final class ShmInterComm implements InterComm {
     @Override
     public void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                         Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
-        throw notYet("gatherv");
+        life().enter("gatherv");
+        try {
+            local.engine.checkAbort();
+            coll.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override
     public void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        throw notYet("scatterv");
+        life().enter("scatterv");
+        try {
+            local.engine.checkAbort();
+            coll.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override
     public void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
-        throw notYet("allgatherv");
+        life().enter("allgatherv");
+        try {
+            local.engine.checkAbort();
+            coll.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override
     public void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
                           Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
-        throw notYet("alltoallv");
+        life().enter("alltoallv");
+        try {
+            local.engine.checkAbort();
+            coll.alltoallv(sendBuf, sendOffset, sendCounts, sdispls, sendType, recvBuf, recvOffset, recvCounts, rdispls, recvType);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override
     public void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
                               Datatype type, Op op) {
-        throw notYet("reduceScatter");
+        life().enter("reduceScatter");
+        try {
+            local.engine.checkAbort();
+            coll.reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op);
+        } finally {
+            life().exit();
+        }
     }
 
     @Override
     public void reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
                                    Datatype type, Op op) {
-        throw notYet("reduceScatterBlock");
+        if (recvCount < 0) {
+            throw new IllegalArgumentException("reduceScatterBlock: recvCount must be >= 0, was " + recvCount);
+        }
+        int[] counts = new int[local.size];
+        java.util.Arrays.fill(counts, recvCount);
+        reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op);
     }
 
     @Override

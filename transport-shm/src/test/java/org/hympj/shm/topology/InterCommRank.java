@@ -32,17 +32,20 @@ import org.hympj.shm.testing.MultiRank;
  *     directions, small and rendezvous-sized;</li>
  * <li>inter-allreduce, inter-allgather: each group gets the other group's sum / blocks;</li>
  * <li>inter-alltoall: block j to remote rank j, small and rendezvous-sized;</li>
+ * <li>inter-v: gatherv and scatterv at ROOT, allgatherv, alltoallv, uneven counts, gaps untouched;</li>
+ * <li>inter-reduce-scatter: the remote group's sum scattered, even and uneven counts;</li>
  * <li>inter-rooted: gather, scatter and reduce with ROOT;</li>
  * <li>inter-merge: high false/true orders the groups, equal flags give the group of the lowest
  *     world rank first; collectives and point-to-point on the merged communicator;</li>
  * <li>inter-dup: the same groups, separate matching;</li>
- * <li>inter-bad-args: root, dest, source out of range, IN_PLACE, undefined and not written
- *     collectives: each refused naming the argument, the intercommunicator still works.</li>
+ * <li>inter-bad-args: root, dest, source out of range, IN_PLACE, counts of the wrong length,
+ *     collectives MPI does not define there, split: each refused naming the argument, the
+ *     intercommunicator still works.</li>
  * </ul>
  */
 public final class InterCommRank {
     static final String[] SCENARIOS = {"inter-create", "inter-p2p", "inter-barrier", "inter-bcast", "inter-allreduce",
-        "inter-allgather", "inter-alltoall", "inter-rooted", "inter-merge", "inter-dup", "inter-bad-args"};
+        "inter-allgather", "inter-alltoall", "inter-v", "inter-reduce-scatter", "inter-rooted", "inter-merge", "inter-dup", "inter-bad-args"};
 
     static int wr;
 
@@ -91,6 +94,14 @@ public final class InterCommRank {
                     alltoall(s);
                 }
                 pass("inter-alltoall");
+                for (Setup s : new Setup[] {a, b}) {
+                    vCollectives(s);
+                }
+                pass("inter-v");
+                for (Setup s : new Setup[] {a, b}) {
+                    reduceScatter(s);
+                }
+                pass("inter-reduce-scatter");
                 for (Setup s : new Setup[] {a, b}) {
                     rooted(s);
                 }
@@ -338,6 +349,146 @@ public final class InterCommRank {
         }
     }
 
+    /** gatherv and scatterv at ROOT, allgatherv and alltoallv: uneven counts, gaps left untouched. */
+    static void vCollectives(Setup s) {
+        InterComm ic = s.inter;
+        int rn = s.theirs.length;
+        int me = ic.rank();
+        // gatherv at group 0's rank 0: remote j sends j+1 items, placed in reverse order with gaps
+        if (s.color == 0) {
+            boolean root = me == 0;
+            int[] counts = new int[rn];
+            int[] displs = new int[rn];
+            for (int j = 0; j < rn; j++) {
+                counts[j] = j + 1;
+                displs[j] = (rn - 1 - j) * (rn + 1);
+            }
+            int[] got = new int[rn * (rn + 1)];
+            Arrays.fill(got, -1);
+            ic.gatherv(null, 0, 0, Datatype.INT, got, 0, counts, displs, Datatype.INT,
+                root ? InterComm.ROOT : Comm.PROC_NULL);
+            for (int j = 0; root && j < rn; j++) {
+                for (int t = 0; t <= rn; t++) {
+                    int want = t <= j ? s.theirs[j] * 10 + t : -1;
+                    check(got[displs[j] + t] == want, "gatherv: remote %d item %d is %d, expected %d", j, t,
+                        got[displs[j] + t], want);
+                }
+            }
+        } else {
+            int[] mine = new int[me + 1];
+            for (int t = 0; t <= me; t++) {
+                mine[t] = wr * 10 + t;
+            }
+            ic.gatherv(mine, 0, me + 1, Datatype.INT, null, 0, null, null, Datatype.INT, 0);
+        }
+        // scatterv from group 1's rank 0: remote i gets i+1 items
+        if (s.color == 1) {
+            boolean root = me == 0;
+            int[] counts = new int[rn];
+            int[] displs = new int[rn];
+            int[] data = new int[rn * (rn + 1)];
+            for (int i = 0; i < rn; i++) {
+                counts[i] = i + 1;
+                displs[i] = i * (rn + 1);
+                for (int t = 0; t <= i; t++) {
+                    data[displs[i] + t] = 1000 * i + t;
+                }
+            }
+            ic.scatterv(data, 0, counts, displs, Datatype.INT, null, 0, 0, Datatype.INT,
+                root ? InterComm.ROOT : Comm.PROC_NULL);
+        } else {
+            int[] mine = new int[me + 2];
+            mine[me + 1] = -9;
+            ic.scatterv(null, 0, null, null, Datatype.INT, mine, 0, me + 1, Datatype.INT, 0);
+            for (int t = 0; t <= me; t++) {
+                check(mine[t] == 1000 * me + t, "scatterv: item %d is %d", t, mine[t]);
+            }
+            check(mine[me + 1] == -9, "scatterv wrote past its block");
+        }
+        // allgatherv: local rank i sends i+1 items; remote j's land at displs[j], one item of gap after each
+        int[] counts = new int[rn];
+        int[] displs = new int[rn];
+        int at = 0;
+        for (int j = 0; j < rn; j++) {
+            counts[j] = j + 1;
+            displs[j] = at;
+            at += j + 2;
+        }
+        int[] mine = new int[me + 1];
+        for (int t = 0; t <= me; t++) {
+            mine[t] = wr * 10 + t;
+        }
+        int[] all = new int[at];
+        Arrays.fill(all, -1);
+        ic.allgatherv(mine, 0, me + 1, Datatype.INT, all, 0, counts, displs, Datatype.INT);
+        for (int j = 0; j < rn; j++) {
+            for (int t = 0; t <= j + 1; t++) {
+                int want = t <= j ? s.theirs[j] * 10 + t : -1;
+                check(all[displs[j] + t] == want, "allgatherv: remote %d item %d is %d, expected %d", j, t,
+                    all[displs[j] + t], want);
+            }
+        }
+        // alltoallv: (me + j) % 3 + 1 items to remote j, four slots per peer
+        int[] sc = new int[rn];
+        int[] sd = new int[rn];
+        int[] out = new int[4 * rn];
+        int[] in = new int[4 * rn];
+        Arrays.fill(in, -1);
+        for (int j = 0; j < rn; j++) {
+            sc[j] = (me + j) % 3 + 1;
+            sd[j] = 4 * j;
+            for (int t = 0; t < sc[j]; t++) {
+                out[sd[j] + t] = wr * 1000 + j * 10 + t;
+            }
+        }
+        ic.alltoallv(out, 0, sc, sd, Datatype.INT, in, 0, sc, sd, Datatype.INT);
+        for (int j = 0; j < rn; j++) {
+            for (int t = 0; t < 4; t++) {
+                int want = t < sc[j] ? s.theirs[j] * 1000 + me * 10 + t : -1;
+                check(in[sd[j] + t] == want, "alltoallv: from remote %d item %d is %d, expected %d", j, t,
+                    in[sd[j] + t], want);
+            }
+        }
+    }
+
+    /**
+     * Each group gets the remote group's sum, scattered: L x R items in all on both sides; block
+     * counts even (reduceScatterBlock, R each) and uneven (rank 0 takes all but one per other rank).
+     */
+    static void reduceScatter(Setup s) {
+        InterComm ic = s.inter;
+        int rn = s.theirs.length;
+        int ln = ic.size();
+        int me = ic.rank();
+        int total = ln * rn;
+        long[] data = new long[total];
+        for (int e = 0; e < total; e++) {
+            data[e] = wr + 1000L * e;
+        }
+        long sum = Arrays.stream(s.theirs).sum();
+        long[] got = new long[total + 1];
+        got[rn] = -9;
+        ic.reduceScatterBlock(data, 0, got, 0, rn, Datatype.LONG, Op.SUM);
+        for (int t = 0; t < rn; t++) {
+            long e = (long) me * rn + t;
+            check(got[t] == sum + 1000L * rn * e, "reduceScatterBlock: item %d is %d, expected %d", t, got[t],
+                sum + 1000L * rn * e);
+        }
+        check(got[rn] == -9, "reduceScatterBlock wrote past its block");
+        int[] counts = new int[ln];
+        Arrays.fill(counts, 1);
+        counts[0] = total - (ln - 1);
+        int first = me == 0 ? 0 : counts[0] + me - 1;
+        Arrays.fill(got, -9);
+        ic.reduceScatter(data, 0, got, 0, counts, Datatype.LONG, Op.SUM);
+        for (int t = 0; t < counts[me]; t++) {
+            long e = first + t;
+            check(got[t] == sum + 1000L * rn * e, "reduceScatter: item %d is %d, expected %d", t, got[t],
+                sum + 1000L * rn * e);
+        }
+        check(got[counts[me]] == -9, "reduceScatter wrote past its block");
+    }
+
     static void rooted(Setup s) {
         InterComm ic = s.inter;
         int rn = s.theirs.length;
@@ -435,8 +586,12 @@ public final class InterCommRank {
             Op.SUM), "IN_PLACE", "IN_PLACE");
         expectThrows(UnsupportedOperationException.class, () -> ic.scan(b, 0, b, 1, 1, Datatype.INT, Op.SUM), "scan",
             "scan", "not defined");
-        expectThrows(UnsupportedOperationException.class, () -> ic.gatherv(b, 0, 1, Datatype.INT, b, 0, new int[rn],
-            new int[rn], Datatype.INT, Comm.PROC_NULL), "gatherv", "gatherv", "not implemented");
+        expectThrows(UnsupportedOperationException.class, () -> ic.exscan(b, 0, b, 1, 1, Datatype.INT, Op.SUM),
+            "exscan", "exscan", "not defined");
+        expectThrows(IllegalArgumentException.class, () -> ic.allgatherv(b, 0, 1, Datatype.INT, b, 0, new int[rn + 1],
+            new int[rn - 1], Datatype.INT), "allgatherv displs too short", "displs");
+        expectThrows(IllegalArgumentException.class, () -> ic.reduceScatter(b, 0, b, 0, new int[ic.size() + 1],
+            Datatype.INT, Op.SUM), "reduceScatter counts", "recvCounts");
         expectThrows(UnsupportedOperationException.class, () -> ic.createCart(new int[] {1}, new boolean[1], false),
             "createCart", "createCart");
         expectThrows(UnsupportedOperationException.class, () -> ic.split(0, 0), "split", "split");

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Intercommunicators between two groups of the world (interleaved and uneven blocks): create,
  * point-to-point on the remote group's ranks with its own matching, the intercommunicator
- * collectives (barrier, bcast, allreduce, allgather, alltoall, gather, scatter, reduce), merge, dup and
+ * collectives (barrier, bcast, allreduce, allgather, alltoall, gather, scatter, reduce, the v-variants, reduce-scatter), merge, dup and
  * bad arguments, at 1 (overlap refused), 2, 3, 4 and 8 ranks. See {@link InterCommRank}.
  */
 class InterCommTest {
