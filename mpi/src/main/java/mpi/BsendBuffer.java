@@ -89,6 +89,20 @@ final class BsendBuffer {
         inFlight.add(new InFlight(r, need));
     }
 
+    /** Fails (MPI_ERR_BUFFER) unless {@code need} bytes are free now; takes nothing. */
+    void require(String call, long need) {
+        reclaim();
+        if (attached == null) {
+            throw new MPIException(call + ": no buffer is attached (MPI.Buffer_attach)");
+        }
+        long free = attached.capacity() - used;
+        if (need > free) {
+            throw new MPIException(call + ": the attached buffer has " + free + " of " + attached.capacity()
+                + " bytes free; these buffered sends need " + need + " (data + MPI.BSEND_OVERHEAD " + MPI.BSEND_OVERHEAD
+                + " each); none was started");
+        }
+    }
+
     /** Frees the space of the buffered messages that have been sent. */
     private void reclaim() {
         for (Iterator<InFlight> it = inFlight.iterator(); it.hasNext(); ) {

@@ -84,7 +84,7 @@ public class Comm {
         }
     }
 
-    /** False: HyMPJ has no intercommunicators. */
+    /** False: an intracommunicator ({@link Intercomm} says true). */
     public boolean Test_inter() {
         return false;
     }
@@ -196,7 +196,7 @@ public class Comm {
         }
     }
 
-    private void bsend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+    void bsend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         if (irregular(datatype)) {
             MPI.bsendBuffer().send(call, core, datatype.blocks.pack(call, buf, offset, count, datatype), 0,
                 packedCount(datatype, count), packedType(datatype), dest, tag);
@@ -443,10 +443,19 @@ public class Comm {
         }
     }
 
-    /** Not supported: a persistent buffered send would copy at each start into a send bound at init. */
+    /**
+     * Persistent buffered send: each {@code Start} copies the data into the attached buffer's
+     * space and sends the copy, as {@link #Bsend} does, so the request is complete once started;
+     * a start that does not fit fails with an MPIException naming both sizes. Primitive and
+     * BOOLEAN data (not OBJECT, not Indexed/Hindexed/Struct types).
+     */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        throw MPIException.notSupported("Bsend_init", "a core persistent send is bound to the user's buffer at init,"
-            + " so it cannot send a fresh copy at each start; use Bsend or Send_init");
+        try {
+            BsendPending p = BsendPending.of(this, buf, offset, count, datatype, dest, tag);
+            return new Prequest(p, p::start);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Bsend_init", e);
+        }
     }
 
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -573,10 +582,15 @@ public class Comm {
     }
 
     private void checkSource(String call, int source) {
-        if (source != MPI.ANY_SOURCE && (source < 0 || source >= core.size())) {
-            throw new MPIException(call + ": source must be 0.." + (core.size() - 1) + ", ANY_SOURCE or PROC_NULL, was "
+        if (source != MPI.ANY_SOURCE && (source < 0 || source >= peerCount())) {
+            throw new MPIException(call + ": source must be 0.." + (peerCount() - 1) + ", ANY_SOURCE or PROC_NULL, was "
                 + source);
         }
+    }
+
+    /** How many ranks point-to-point can name: this group's (an intercommunicator's: the remote group's). */
+    int peerCount() {
+        return core.size();
     }
 
     @Override

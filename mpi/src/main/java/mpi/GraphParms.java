@@ -1,8 +1,8 @@
 package mpi;
 
 /**
- * A graph topology's description (MPI_Graph_get). HyMPJ makes no graph communicators (see
- * {@link Intracomm#Create_graph}); the class exists so programs that name it compile.
+ * A graph topology's description (MPI_Graph_get, {@link Graphcomm#Get}): {@code index[i]} is
+ * the number of edges of nodes 0 … i, {@code edges} the neighbours of every node, node after node.
  */
 public class GraphParms {
     public int[] index;

@@ -77,15 +77,43 @@ public class Intracomm extends Comm {
         }
     }
 
-    /** Not supported: the core has no graph topology yet. */
+    /**
+     * A graph communicator over the first {@code index.length} ranks (collective); null for the
+     * others. {@code reorder} is allowed and not used: ranks keep their numbers.
+     */
     public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
-        throw MPIException.notSupported("Create_graph", "the core API has no graph topology (docs/MIGRATING.md)");
+        try {
+            org.hympj.api.GraphComm g = core.createGraph(index, edges, reorder);
+            return g == null ? null : new Graphcomm(g, worldRanksOf(g));
+        } catch (RuntimeException e) {
+            throw MPIException.of("Create_graph", e);
+        }
     }
 
-    /** Not supported: the core has no intercommunicators. */
-    public Intercomm Create_intercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
-        throw MPIException.notSupported("Create_intercomm", "the core API has no intercommunicators "
-            + "(docs/MIGRATING.md)");
+    /**
+     * MPI_Intercomm_create, called on the peer communicator (this): an intercommunicator between
+     * {@code local_comm}'s group and a disjoint remote group, whose leaders (rank
+     * {@code local_leader} of {@code local_comm}, rank {@code remote_leader} of this communicator)
+     * agree through this communicator with {@code tag}. Collective over both groups.
+     */
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
+        try {
+            if (local_comm == null) {
+                throw new MPIException("Create_intercomm: local_comm must not be null");
+            }
+            if (local_comm instanceof Intercomm) {
+                throw new MPIException("Create_intercomm: local_comm must be an intracommunicator, was an "
+                    + "Intercomm");
+            }
+            org.hympj.api.InterComm ic = local_comm.core.createIntercomm(local_leader, core, remote_leader, tag);
+            // the remote group's world ranks: each group gathers the other's (an intercommunicator allgather)
+            int[] remote = new int[ic.remoteSize()];
+            ic.allgather(new int[] {MPI.worldRank()}, 0, 1, org.hympj.api.Datatype.INT, remote, 0, 1,
+                org.hympj.api.Datatype.INT);
+            return new Intercomm(ic, local_comm.group.members.clone(), remote);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Create_intercomm", e);
+        }
     }
 
     // ---------------------------------------------------------------- collectives

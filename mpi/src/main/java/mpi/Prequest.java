@@ -18,6 +18,16 @@ public class Prequest extends Request {
         this.beforeStart = beforeStart;
     }
 
+    /**
+     * A persistent request the facade carries out itself, with no core request (Bsend_init):
+     * {@code start} is the whole of each start.
+     */
+    Prequest(Pending impl, Runnable start) {
+        super(impl, true);
+        this.core = null;
+        this.beforeStart = start;
+    }
+
     /** Starts the operation (MPI_Start); it must not be active. */
     public void Start() {
         try {
@@ -30,7 +40,9 @@ public class Prequest extends Request {
             if (beforeStart != null) {
                 beforeStart.run();
             }
-            core.start();
+            if (core != null) {
+                core.start();
+            }
         } catch (RuntimeException e) {
             throw MPIException.of("Start", e);
         }
@@ -56,6 +68,7 @@ public class Prequest extends Request {
                 }
                 cores[i] = p.core;
             }
+            BsendPending.checkSpace(requests); // buffered sends: all fit, or none starts
             for (Prequest p : requests) {
                 if (p != null && p.beforeStart != null) {
                     p.beforeStart.run();

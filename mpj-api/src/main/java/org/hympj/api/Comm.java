@@ -192,6 +192,30 @@ public interface Comm {
      */
     CartComm createCart(int[] dims, boolean[] periods, boolean reorder);
 
+    /**
+     * MPI_Graph_create: a communicator over the first {@code index.length} ranks whose node i
+     * has the neighbours {@code edges[index[i-1] .. index[i]-1]} (collective: every rank passes
+     * the same graph); null for the ranks beyond the graph. {@code reorder} is allowed and not
+     * used: ranks keep their numbers (on one machine every placement is equal).
+     *
+     * @throws IllegalArgumentException for an index that decreases or starts below 0, edges of
+     *         the wrong length or naming a node out of range, or more nodes than ranks; nothing
+     *         is changed
+     */
+    GraphComm createGraph(int[] index, int[] edges, boolean reorder);
+
+    /**
+     * MPI_Intercomm_create: an intercommunicator between this communicator's group (the local
+     * one) and a disjoint remote group (collective over both groups). The leaders — rank
+     * {@code localLeader} here, rank {@code remoteLeader} of {@code peerComm} there — agree
+     * through {@code peerComm} with {@code tag}; {@code peerComm} and {@code remoteLeader} matter
+     * at the local leader only (others may pass null and anything).
+     *
+     * @throws IllegalArgumentException for a leader out of range, a negative tag, a missing
+     *         peer communicator at the leader, or groups that overlap
+     */
+    InterComm createIntercomm(int localLeader, Comm peerComm, int remoteLeader, int tag);
+
     /** Allocates {@code n} doubles in this rank's shared segment (zeroed). */
     SegmentBuffer allocDoubles(int n);
 

@@ -557,6 +557,28 @@ public class ShmComm implements Comm {
         }
     }
 
+    @Override
+    public org.hympj.api.GraphComm createGraph(int[] index, int[] edges, boolean reorder) {
+        life.enter("createGraph");
+        try {
+            engine.checkAbort();
+            return ShmGraphComm.create(this, index, edges);
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public org.hympj.api.InterComm createIntercomm(int localLeader, Comm peerComm, int remoteLeader, int tag) {
+        life.enter("createIntercomm");
+        try {
+            engine.checkAbort();
+            return ShmInterComm.create(this, localLeader, peerComm, remoteLeader, tag);
+        } finally {
+            life.exit();
+        }
+    }
+
     BarrierAlgorithm defaultBarrier() {
         return defaultBarrier;
     }

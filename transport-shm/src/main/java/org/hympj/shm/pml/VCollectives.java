@@ -102,12 +102,16 @@ final class VCollectives {
         }
     }
 
-    private static int at(int offset, int displ, Datatype type) {
+    static int at(int offset, int displ, Datatype type) {
         return Math.toIntExact(offset + (long) displ * type.extent());
     }
 
-    /** Counts and displacements have one entry per rank, none negative, and every block lies in the buffer. */
-    private void checkBlocks(String op, Object buf, int offset, int[] counts, int[] displs, Datatype type) {
+    /**
+     * Counts and displacements have one entry per rank (of this communicator's group: an
+     * intercommunicator's remote group for its view of it), none negative, and every block lies
+     * in the buffer.
+     */
+    void checkBlocks(String op, Object buf, int offset, int[] counts, int[] displs, Datatype type) {
         if (counts == null || counts.length < size) {
             throw new IllegalArgumentException(op + ": counts must have " + size + " entries (one per rank), "
                 + (counts == null ? "was null" : "had " + counts.length));

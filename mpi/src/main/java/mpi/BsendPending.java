@@ -1,0 +1,109 @@
+package mpi;
+
+/**
+ * A persistent buffered send (Bsend_init): each start does what {@link Comm#Bsend} does — the
+ * data are copied into the attached buffer's space and sent by a core non-blocking send — so
+ * the request is complete as soon as it has started. A start that does not fit in the attached
+ * buffer fails with an MPIException naming both sizes and leaves the request inactive.
+ */
+final class BsendPending implements Pending {
+    private final Comm comm;
+    private final Object buf;
+    private final int offset;
+    private final int count;
+    private final Datatype datatype;
+    private final int dest;
+    private final int tag;
+    /** Bytes of the attached buffer each start takes (data + MPI.BSEND_OVERHEAD). */
+    final long need;
+    private boolean started;
+
+    BsendPending(Comm comm, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        this.comm = comm;
+        this.buf = buf;
+        this.offset = offset;
+        this.count = count;
+        this.datatype = datatype;
+        this.dest = dest;
+        this.tag = tag;
+        this.need = datatype.core.size() * count + MPI.BSEND_OVERHEAD;
+    }
+
+    /** The checks of Bsend_init, before anything is made: the send's arguments as Bsend would check them. */
+    static BsendPending of(Comm comm, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        String call = "Bsend_init";
+        Datatype.Kind kind = Comm.kind(call, datatype);
+        if (kind == Datatype.Kind.OBJECT) {
+            throw MPIException.notSupported(call + " of OBJECT", "serialized objects have no size known before a "
+                + "start, so Startall could not check the attached buffer's space for them first");
+        }
+        Object array = kind == Datatype.Kind.BOOLEAN ? Buffers.toBytes(Buffers.booleans(call, buf)) : buf;
+        if (array == null || array.getClass() != datatype.core.primitive().arrayClass()) {
+            throw new MPIException(call + ": buf must be a " + (kind == Datatype.Kind.BOOLEAN ? "boolean[]"
+                : datatype.core.primitive().arrayClass().getSimpleName()) + " for " + datatype);
+        }
+        if (count < 0 || offset < 0) {
+            throw new MPIException(call + ": offset and count must be >= 0, were " + offset + " and " + count);
+        }
+        long span = datatype.core.span(count);
+        int length = java.lang.reflect.Array.getLength(array);
+        if (offset + span > length) {
+            throw new MPIException(call + ": offset " + offset + " + " + count + " items of " + datatype + " span "
+                + span + " elements, past the end of buf (length " + length + ")");
+        }
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= comm.peerCount())) {
+            throw new MPIException(call + ": dest must be 0.." + (comm.peerCount() - 1) + " or PROC_NULL, was " + dest);
+        }
+        if (tag < 0) {
+            throw new MPIException(call + ": tag must be >= 0, was " + tag);
+        }
+        return new BsendPending(comm, buf, offset, count, datatype, dest, tag);
+    }
+
+    /** One start: the copy and its send, as Bsend (a failure leaves the request inactive). */
+    void start() {
+        comm.bsend("Start (Bsend_init)", buf, offset, count, datatype, dest, tag);
+        started = true;
+    }
+
+    /**
+     * Before a Startall starts anything: the attached buffer must hold every buffered send of
+     * the set at once, or none is started.
+     */
+    static void checkSpace(Prequest[] requests) {
+        long total = 0;
+        for (Prequest p : requests) {
+            if (p != null && p.impl instanceof BsendPending) {
+                total += ((BsendPending) p.impl).need;
+            }
+        }
+        if (total > 0) {
+            MPI.bsendBuffer().require("Startall", total);
+        }
+    }
+
+    @Override
+    public boolean active() {
+        return started;
+    }
+
+    @Override
+    public boolean test(Status out) {
+        waitFor(out);
+        return true;
+    }
+
+    @Override
+    public void waitFor(Status out) {
+        started = false;
+        out.source = MPI.ANY_SOURCE;
+        out.tag = MPI.ANY_TAG;
+        out.bytes = 0;
+        out.objects = -1;
+    }
+
+    @Override
+    public void free() {
+        started = false; // the copy already in flight is still delivered (Buffer_detach and Finalize wait for it)
+    }
+}
