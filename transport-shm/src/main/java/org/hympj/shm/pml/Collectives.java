@@ -31,11 +31,14 @@ final class Collectives {
     /** Reduction scratch, one pair per primitive, grown on demand (no steady-state allocation). */
     private final Object[] accScratch = new Object[Primitive.values().length];
     private final Object[] tmpScratch = new Object[Primitive.values().length];
+    /** Operands of reductions over segment buffers and derived types, made contiguous. */
+    private final StagedOperands staged;
 
     Collectives(ShmComm comm) {
         this.comm = comm;
         this.rank = comm.rank;
         this.size = comm.size;
+        this.staged = new StagedOperands(comm.engine);
     }
 
     // ------------------------------------------------------------------ barrier
@@ -111,6 +114,26 @@ final class Collectives {
                 int root) {
         checkRoot("reduce", root);
         checkReduction("reduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
+        if (StagedOperands.needed(sendBuf, recvBuf, type)) {
+            // a segment buffer or a derived type: reduce contiguous copies, the result back in the caller's layout
+            Primitive p = type.primitive();
+            int n = Math.toIntExact(count * type.elements());
+            Object in = staged.in(p, n);
+            Object out = staged.out(p, n);
+            boolean inPlace = sendBuf == Comm.IN_PLACE;
+            staged.gather(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, count, type, in);
+            reduceArrays(in, 0, out, 0, n, Datatype.of(p), op, root);
+            if (rank == root) {
+                staged.scatter(out, recvBuf, recvOffset, count, type);
+            }
+            return;
+        }
+        reduceArrays(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+    }
+
+    /** reduce over Java arrays of a contiguous type (checked by the caller). */
+    private void reduceArrays(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                              Op op, int root) {
         count = elementCount(type, count);
         type = Datatype.of(type.primitive());
         Primitive p = type.primitive();
@@ -144,6 +167,23 @@ final class Collectives {
 
     void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
         checkReduction("allreduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        if (StagedOperands.needed(sendBuf, recvBuf, type)) {
+            Primitive p = type.primitive();
+            int n = Math.toIntExact(count * type.elements());
+            Object in = staged.in(p, n);
+            Object out = staged.out(p, n);
+            boolean inPlace = sendBuf == Comm.IN_PLACE;
+            staged.gather(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, count, type, in);
+            allreduceArrays(in, 0, out, 0, n, Datatype.of(p), op);
+            staged.scatter(out, recvBuf, recvOffset, count, type);
+            return;
+        }
+        allreduceArrays(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+    }
+
+    /** allreduce over Java arrays of a contiguous type (checked by the caller). */
+    private void allreduceArrays(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                 Datatype type, Op op) {
         count = elementCount(type, count);
         type = Datatype.of(type.primitive());
         if (comm.shmReduce != null && ShmReduce.fits((long) count * type.size())) {
@@ -212,11 +252,8 @@ final class Collectives {
         if (type == null) {
             throw new IllegalArgumentException(op + ": type must not be null");
         }
-        if (!type.isContiguous() || type.displacement() != 0) {
-            throw new IllegalArgumentException(op + ": type must be a predefined type (BYTE, INT, DOUBLE …) or a "
-                + "contiguous one (a pair for MINLOC/MAXLOC), was " + type);
-        }
-        if (operation != null && operation.isPair() && type.elements() != 2) {
+        if (operation != null && operation.isPair() && (type.elements() != 2 || !type.isContiguous()
+            || type.displacement() != 0)) {
             throw new IllegalArgumentException(op + ": " + operation + " needs a (value, index) pair type "
                 + "(e.g. INT.contiguous(2)), was " + type);
         }
@@ -227,9 +264,6 @@ final class Collectives {
             throw new IllegalArgumentException(op + ": op " + operation + " is not defined on " + type.primitive()
                 + " (SUM/PROD: numeric kinds; logical and bitwise: integer kinds; MINLOC/MAXLOC: pairs of SHORT, INT,"
                 + " LONG, FLOAT, DOUBLE)");
-        }
-        if (sendBuf instanceof SegmentBuffer || recvBuf instanceof SegmentBuffer) {
-            throw new IllegalArgumentException(op + ": reductions take Java arrays; segment buffers are not supported yet");
         }
         if (sendBuf == Comm.IN_PLACE) {
             if (!needRecv) {
@@ -335,6 +369,7 @@ final class Collectives {
     private void prefix(String name, boolean exclusive, Object sendBuf, int sendOffset, Object recvBuf,
                         int recvOffset, int count, Datatype type, Op op) {
         checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        arraysOnly(name, sendBuf, recvBuf, type);
         int n = elementCount(type, count);
         Datatype t = Datatype.of(type.primitive());
         Primitive p = t.primitive();
@@ -379,6 +414,7 @@ final class Collectives {
         boolean inPlace = sendBuf == Comm.IN_PLACE;
         checkReduction("reduceScatter", inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
             recvOffset, inPlace ? items : recvCounts[rank], type, op, true);
+        arraysOnly("reduceScatter", sendBuf, recvBuf, type);
         if (!inPlace) {
             Args.buffer("reduceScatter (send)", sendBuf, sendOffset, items, type, comm.segment);
         }
@@ -400,6 +436,16 @@ final class Collectives {
     /** Element offset of block {@code i} of {@code count} items each. */
     private static int block(int offset, int count, Datatype type, int i) {
         return Math.toIntExact(offset + (long) i * count * type.extent());
+    }
+
+    /** The reductions not staged yet (scan, exscan, reduceScatter) take Java arrays of a contiguous type. */
+    private static void arraysOnly(String op, Object sendBuf, Object recvBuf, Datatype type) {
+        if (StagedOperands.needed(sendBuf, recvBuf, type)) {
+            throw new IllegalArgumentException(op + ": takes Java arrays of a predefined or contiguous type; segment "
+                + "buffers and derived types are not supported here yet (reduce and allreduce take them), was " + type
+                + (sendBuf instanceof org.hympj.api.SegmentBuffer || recvBuf instanceof org.hympj.api.SegmentBuffer
+                ? " on a segment buffer" : ""));
+        }
     }
 
     private void checkRoot(String op, int root) {
