@@ -170,6 +170,11 @@ public final class Launcher {
             cmd.add(javaCommand());
             cmd.addAll(flags);
             cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
+            // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
+            // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
+            // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false
+            // turns them back on (a later flag wins)
+            cmd.add("-Dagrona.disable.bounds.checks=true");
             cmd.addAll(spec.jvmArgs); // after ours: a user's flag wins
             cmd.add("-cp");
             cmd.add(spec.classpath);
