@@ -20,7 +20,7 @@ import org.hympj.shm.job.LauncherWatchdog;
  * the receives only it could have matched). A rank started by a launcher also gets a
  * {@link LauncherWatchdog}, which halts it within a second of its launcher's death.
  */
-final class Idler {
+public final class Idler {
     private static final long PEER_CHECK_NS = 500_000_000L;
 
     /** Told, at a peer check, which peers have finalized and exited (for receives nothing can match any more). */
@@ -71,6 +71,10 @@ final class Idler {
     }
 
     static IdleStrategy strategy(String idle, int ranks, int cores) {
+        if (idle.startsWith("backoff:")) {
+            long[] v = backoffParameters(idle);
+            return new BackoffIdleStrategy(v[0], v[1], v[2], v[3]);
+        }
         switch (idle) {
             case "spin":
                 return NoOpIdleStrategy.INSTANCE;
@@ -87,8 +91,33 @@ final class Idler {
                 // compiler and GC threads get the core (long spins starved C2: minutes of warm-up)
                 return new BackoffIdleStrategy(500, 10_000, 10_000, 1_000_000);
             default:
-                throw new IllegalArgumentException("idle policy must be auto, spin, yield or backoff, was " + idle);
+                throw new IllegalArgumentException("idle policy must be auto, spin, yield, backoff or "
+                    + "backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS, was " + idle);
         }
+    }
+
+    /** backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS (Agrona's BackoffIdleStrategy), for measuring waits. */
+    public static long[] backoffParameters(String idle) {
+        String[] p = idle.split(":");
+        if (p.length != 5) {
+            throw new IllegalArgumentException("--idle backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS: expected 4 numbers, "
+                + "was " + idle);
+        }
+        long[] v = new long[4];
+        for (int i = 0; i < 4; i++) {
+            try {
+                v[i] = Long.parseLong(p[i + 1]);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--idle " + idle + ": '" + p[i + 1] + "' is not a number");
+            }
+            if (v[i] < 0) {
+                throw new IllegalArgumentException("--idle " + idle + ": every number must be >= 0");
+            }
+        }
+        if (v[2] < 1 || v[3] < v[2]) {
+            throw new IllegalArgumentException("--idle " + idle + ": need 1 <= MIN_PARK_NS <= MAX_PARK_NS");
+        }
+        return v;
     }
 
     static boolean oversubscribed(int ranks) {
