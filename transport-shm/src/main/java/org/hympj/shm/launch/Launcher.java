@@ -79,15 +79,7 @@ public final class Launcher {
         if (spec.mainClass == null || spec.mainClass.isEmpty()) {
             throw new IllegalArgumentException("no main class given");
         }
-        switch (spec.idle) {
-            case "auto":
-            case "spin":
-            case "yield":
-            case "backoff":
-                break;
-            default:
-                throw new IllegalArgumentException("--idle must be auto, spin, yield or backoff, was '" + spec.idle + "'");
-        }
+        // --idle was checked by LaunchSpec.idle
         jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()); // checks --jit first
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
