@@ -192,6 +192,11 @@ public class Intracomm extends Comm {
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
+            if (kind("Gatherv", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, displs, recvtype, root);
+                return;
+            }
             boolean atRoot = Rank() == root;
             Object s = in("Gatherv", sendbuf, sendtype);
             Object r = atRoot ? in("Gatherv", recvbuf, recvtype) : null;
@@ -227,6 +232,11 @@ public class Intracomm extends Comm {
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (kind("Scatterv", recvtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).scatterv(sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root);
+                return;
+            }
             boolean atRoot = Rank() == root;
             Object s = atRoot ? in("Scatterv", sendbuf, sendtype) : null;
             Object r = in("Scatterv", recvbuf, recvtype);
@@ -258,6 +268,11 @@ public class Intracomm extends Comm {
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
+            if (kind("Allgatherv", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, displs, recvtype);
+                return;
+            }
             Object s = in("Allgatherv", sendbuf, sendtype);
             Object r = in("Allgatherv", recvbuf, recvtype);
             core.allgatherv(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, displs, recvtype.core);
@@ -270,6 +285,11 @@ public class Intracomm extends Comm {
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (kind("Alltoall", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).alltoall(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype);
+                return;
+            }
             Object s = in("Alltoall", sendbuf, sendtype);
             Object r = in("Alltoall", recvbuf, recvtype);
             core.alltoall(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, recvtype.core);
@@ -282,6 +302,11 @@ public class Intracomm extends Comm {
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
+            if (kind("Alltoallv", sendtype) == Datatype.Kind.OBJECT) {
+                new ObjectCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype,
+                    recvbuf, recvoffset, recvcount, rdispls, recvtype);
+                return;
+            }
             Object s = in("Alltoallv", sendbuf, sendtype);
             Object r = in("Alltoallv", recvbuf, recvtype);
             core.alltoallv(s, sendoffset, sendcount, sdispls, sendtype.core, r, recvoffset, recvcount, rdispls,
@@ -395,8 +420,8 @@ public class Intracomm extends Comm {
             case BOOLEAN:
                 return Buffers.toBytes(Buffers.booleans(call, buf));
             default:
-                throw MPIException.notSupported(call + " of OBJECT", "objects are serialized by Send/Recv, Bcast, "
-                    + "Gather, Scatter and Allgather only");
+                throw MPIException.notSupported(call + " of OBJECT", "objects are serialized by point-to-point, "
+                    + "Bcast and the gathers, scatters and all-to-alls (v variants included), not by reductions");
         }
     }
 

@@ -112,6 +112,136 @@ final class ObjectCollectives {
         Buffers.deserialize("Scatter", data, out, recvoffset, per);
     }
 
+    // ---------------------------------------------------------------- per-rank counts (v) and all-to-all
+
+    /** Block i of {@code counts}/{@code displs} (in items of {@code type}) of {@code buf} must lie inside it. */
+    private static void checkBlocks(String call, String which, Object[] buf, int offset, int[] counts, int[] displs,
+                                    mpi.Datatype type, int blocks) {
+        if (counts == null || counts.length != blocks || (displs != null && displs.length != blocks)) {
+            throw new MPIException(call + ": " + which + " counts and displacements must have " + blocks
+                + " entries (one per rank)");
+        }
+        int per = objects(type, 1);
+        for (int i = 0; i < blocks; i++) {
+            long at = (long) offset + (long) (displs == null ? 0 : displs[i]) * per;
+            if (counts[i] < 0 || at < 0 || at + (long) counts[i] * per > buf.length) {
+                throw new MPIException(call + ": " + which + " block " + i + " (" + counts[i] + " items at "
+                    + (displs == null ? 0 : displs[i]) + ") does not fit in a buffer of " + buf.length + " objects");
+            }
+        }
+    }
+
+    /** Serializes block i of {@code buf} (counts[i] items at displs[i]) into one array; the blocks' lengths into {@code lengths}. */
+    private static byte[] serializeBlocks(String call, Object[] buf, int offset, int[] counts, int[] displs,
+                                          mpi.Datatype type, int[] lengths) {
+        int per = objects(type, 1);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < counts.length; i++) {
+            byte[] b = Buffers.serialize(call, buf, offset + displs[i] * per, counts[i] * per);
+            lengths[i] = b.length;
+            bytes.write(b, 0, b.length);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Deserializes block i of {@code all} (lengths[i] bytes) into counts[i] items at displs[i] of {@code out}. */
+    private static void placeBlocks(String call, byte[] all, int[] lengths, Object[] out, int offset, int[] counts,
+                                    int[] displs, mpi.Datatype type) {
+        int per = objects(type, 1);
+        int at = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            Buffers.deserialize(call, Arrays.copyOfRange(all, at, at + lengths[i]), out, offset + displs[i] * per,
+                counts[i] * per);
+            at += lengths[i];
+        }
+    }
+
+    private static int[] uniform(int count, int blocks, boolean displacements) {
+        int[] v = new int[blocks];
+        for (int i = 0; i < blocks; i++) {
+            v[i] = displacements ? i * count : count;
+        }
+        return v;
+    }
+
+    void gatherv(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
+                 Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype, int root) {
+        checkRoot("Gatherv", root);
+        byte[] data = Buffers.serialize("Gatherv", Buffers.objects("Gatherv", sendbuf), sendoffset,
+            objects(sendtype, sendcount));
+        Object[] out = null;
+        if (rank == root) {
+            out = recvObjects("Gatherv", recvbuf, recvoffset, 0, 0, recvtype);
+            checkBlocks("Gatherv", "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+        }
+        int[] lengths = new int[size];
+        core.gather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT, root);
+        byte[] all = new byte[rank == root ? total(lengths) : 0];
+        core.gatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displacements(lengths), Datatype.BYTE, root);
+        if (rank == root) {
+            placeBlocks("Gatherv", all, lengths, out, recvoffset, recvcounts, displs, recvtype);
+        }
+    }
+
+    void scatterv(Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, mpi.Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
+        checkRoot("Scatterv", root);
+        int per = objects(recvtype, recvcount);
+        Object[] out = recvObjects("Scatterv", recvbuf, recvoffset, per, 1, recvtype);
+        int[] lengths = new int[size];
+        byte[] all = new byte[0];
+        if (rank == root) {
+            if (Comm.kind("Scatterv", sendtype) != mpi.Datatype.Kind.OBJECT) {
+                throw new MPIException("Scatterv: the receive type is OBJECT, so the send type must be too, was "
+                    + sendtype);
+            }
+            Object[] in = Buffers.objects("Scatterv", sendbuf);
+            checkBlocks("Scatterv", "send", in, sendoffset, sendcounts, displs, sendtype, size);
+            all = serializeBlocks("Scatterv", in, sendoffset, sendcounts, displs, sendtype, lengths);
+        }
+        int[] mine = new int[1];
+        core.scatter(lengths, 0, 1, Datatype.INT, mine, 0, 1, Datatype.INT, root);
+        byte[] data = new byte[mine[0]];
+        core.scatterv(all, 0, lengths, displacements(lengths), Datatype.BYTE, data, 0, data.length, Datatype.BYTE,
+            root);
+        Buffers.deserialize("Scatterv", data, out, recvoffset, per);
+    }
+
+    void allgatherv(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
+                    Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype) {
+        byte[] data = Buffers.serialize("Allgatherv", Buffers.objects("Allgatherv", sendbuf), sendoffset,
+            objects(sendtype, sendcount));
+        Object[] out = recvObjects("Allgatherv", recvbuf, recvoffset, 0, 0, recvtype);
+        checkBlocks("Allgatherv", "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+        int[] lengths = new int[size];
+        core.allgather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT);
+        byte[] all = new byte[total(lengths)];
+        core.allgatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displacements(lengths), Datatype.BYTE);
+        placeBlocks("Allgatherv", all, lengths, out, recvoffset, recvcounts, displs, recvtype);
+    }
+
+    void alltoall(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype) {
+        alltoallv("Alltoall", sendbuf, sendoffset, uniform(sendcount, size, false), uniform(sendcount, size, true),
+            sendtype, recvbuf, recvoffset, uniform(recvcount, size, false), uniform(recvcount, size, true), recvtype);
+    }
+
+    void alltoallv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, mpi.Datatype sendtype,
+                   Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, mpi.Datatype recvtype) {
+        Object[] in = Buffers.objects(call, sendbuf);
+        checkBlocks(call, "send", in, sendoffset, sendcounts, sdispls, sendtype, size);
+        Object[] out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        checkBlocks(call, "receive", out, recvoffset, recvcounts, rdispls, recvtype, size);
+        int[] sendLengths = new int[size];
+        byte[] all = serializeBlocks(call, in, sendoffset, sendcounts, sdispls, sendtype, sendLengths);
+        int[] recvLengths = new int[size];
+        core.alltoall(sendLengths, 0, 1, Datatype.INT, recvLengths, 0, 1, Datatype.INT);
+        byte[] got = new byte[total(recvLengths)];
+        core.alltoallv(all, 0, sendLengths, displacements(sendLengths), Datatype.BYTE, got, 0, recvLengths,
+            displacements(recvLengths), Datatype.BYTE);
+        placeBlocks(call, got, recvLengths, out, recvoffset, recvcounts, rdispls, recvtype);
+    }
+
     private static int[] displacements(int[] lengths) {
         int[] d = new int[lengths.length];
         int at = 0;

@@ -1,0 +1,153 @@
+package mpijava;
+
+import java.util.Arrays;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Conformance scenarios of the mpi package for OBJECT buffers in the per-rank-count collectives
+ * and the all-to-alls (Gatherv, Scatterv, Allgatherv, Alltoall, Alltoallv), at any number of
+ * ranks: rank r contributes r + 1 strings (block i of an all-to-all: i + r + 1), blocks land at
+ * the displacements given with a gap between them, and the gaps stay untouched. Each rank prints
+ * {@code PASS <scenario>} when its checks hold and throws otherwise.
+ */
+public class ObjectCollectivesConformance {
+    static int me;
+    static int size;
+    static Intracomm world;
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        world = MPI.COMM_WORLD;
+        me = world.Rank();
+        size = world.Size();
+        int root = size / 2;
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int total = 0;
+        for (int i = 0; i < size; i++) {
+            counts[i] = i + 1;
+            displs[i] = total + 1; // one slot of gap before every block
+            total += counts[i] + 1;
+        }
+        String[] mine = new String[me + 1];
+        for (int k = 0; k < mine.length; k++) {
+            mine[k] = "r" + me + "k" + k;
+        }
+
+        Object[] all = new Object[total];
+        Arrays.fill(all, "gap");
+        world.Gatherv(mine, 0, mine.length, MPI.OBJECT, all, 0, counts, displs, MPI.OBJECT, root);
+        if (me == root) {
+            checkBlocks("Gatherv", all, counts, displs);
+        }
+        pass("gatherv");
+
+        Object[] every = new Object[total];
+        Arrays.fill(every, "gap");
+        world.Allgatherv(mine, 0, mine.length, MPI.OBJECT, every, 0, counts, displs, MPI.OBJECT);
+        checkBlocks("Allgatherv", every, counts, displs);
+        pass("allgatherv");
+
+        Object[] src = new Object[total];
+        if (me == root) {
+            Arrays.fill(src, "gap");
+            for (int i = 0; i < size; i++) {
+                for (int k = 0; k < counts[i]; k++) {
+                    src[displs[i] + k] = "r" + i + "k" + k;
+                }
+            }
+        }
+        Object[] got = new Object[me + 1];
+        world.Scatterv(src, 0, counts, displs, MPI.OBJECT, got, 0, me + 1, MPI.OBJECT, root);
+        check(Arrays.equals(got, mine), "Scatterv: rank %d got %s", me, Arrays.toString(got));
+        pass("scatterv");
+
+        // all-to-all, 2 objects per block
+        Object[] out = new Object[2 * size];
+        for (int i = 0; i < size; i++) {
+            out[2 * i] = me + "->" + i;
+            out[2 * i + 1] = Integer.valueOf(me * 100 + i);
+        }
+        Object[] in = new Object[2 * size];
+        world.Alltoall(out, 0, 2, MPI.OBJECT, in, 0, 2, MPI.OBJECT);
+        for (int i = 0; i < size; i++) {
+            check((i + "->" + me).equals(in[2 * i]) && Integer.valueOf(i * 100 + me).equals(in[2 * i + 1]),
+                "Alltoall: block from %d: %s %s", i, in[2 * i], in[2 * i + 1]);
+        }
+        pass("alltoall");
+
+        // alltoallv: block to rank i has i + me + 1 objects; received block from i has me + i + 1
+        int[] sc = new int[size];
+        int[] sd = new int[size];
+        int[] rc = new int[size];
+        int[] rd = new int[size];
+        int st = 0;
+        int rt = 0;
+        for (int i = 0; i < size; i++) {
+            sc[i] = i + me + 1;
+            sd[i] = st;
+            st += sc[i];
+            rc[i] = me + i + 1;
+            rd[i] = rt + 1;
+            rt += rc[i] + 1;
+        }
+        Object[] sv = new Object[st];
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < sc[i]; k++) {
+                sv[sd[i] + k] = me + ">" + i + "#" + k;
+            }
+        }
+        Object[] rv = new Object[rt];
+        Arrays.fill(rv, "gap");
+        world.Alltoallv(sv, 0, sc, sd, MPI.OBJECT, rv, 0, rc, rd, MPI.OBJECT);
+        for (int i = 0; i < size; i++) {
+            check("gap".equals(rv[rd[i] - 1]), "Alltoallv: the gap before block %d was written: %s", i, rv[rd[i] - 1]);
+            for (int k = 0; k < rc[i]; k++) {
+                check((i + ">" + me + "#" + k).equals(rv[rd[i] + k]), "Alltoallv: block from %d [%d]: %s", i, k,
+                    rv[rd[i] + k]);
+            }
+        }
+        pass("alltoallv");
+
+        // a receive block too small for what arrives: the error names the truncation, on the root
+        if (size > 1) {
+            int[] small = counts.clone();
+            small[size - 1] = 0;
+            Object[] sink = new Object[total];
+            boolean refused = false;
+            try {
+                world.Gatherv(mine, 0, mine.length, MPI.OBJECT, sink, 0, small, displs, MPI.OBJECT, root);
+            } catch (MPIException e) {
+                refused = true;
+                check(me == root && e.getMessage().contains("truncated"), "Gatherv truncation: %s", e.getMessage());
+            }
+            check(refused == (me == root), "Gatherv truncation: refused=%s at rank %d", refused, me);
+        }
+        world.Barrier(); // still usable
+        pass("refused");
+        MPI.Finalize();
+        System.out.println("finalize");
+    }
+
+    static void checkBlocks(String what, Object[] all, int[] counts, int[] displs) {
+        for (int i = 0; i < size; i++) {
+            check("gap".equals(all[displs[i] - 1]), "%s: the gap before block %d was written: %s", what, i,
+                all[displs[i] - 1]);
+            for (int k = 0; k < counts[i]; k++) {
+                check(("r" + i + "k" + k).equals(all[displs[i] + k]), "%s: block %d [%d]: %s", what, i, k,
+                    all[displs[i] + k]);
+            }
+        }
+    }
+
+    static void check(boolean ok, String format, Object... args) {
+        Ring.check(ok, String.format(java.util.Locale.ROOT, format, args));
+    }
+
+    static void pass(String s) {
+        world.Barrier();
+        System.out.println("PASS " + s);
+    }
+}
