@@ -25,11 +25,13 @@ final class Progress {
     private final RendezvousProtocol rendezvous;
     /** A pass is running (a booking inside it must not wait for its turn: passes do not nest). */
     private boolean inPass;
+    private final ActiveSchedules schedules;
 
     Progress(Inbound inbound, RendezvousProtocol rendezvous, OutboundQueues outbound, Completions completions,
-             Pacing pacing, Idler idler, TraceEvents events, DetachedRequests detached) {
+             Pacing pacing, Idler idler, TraceEvents events, DetachedRequests detached, ActiveSchedules schedules) {
         this.rendezvous = rendezvous;
         this.detached = detached;
+        this.schedules = schedules;
         this.inbound = inbound;
         this.outbound = outbound;
         this.completions = completions;
@@ -58,6 +60,11 @@ final class Progress {
             }
         } finally {
             inPass = false;
+        }
+        if (schedules.count() > 0) {
+            // non-blocking collectives: start the rounds whose predecessors completed; after the pass, as a
+            // library call starts its sends (a start that must wait for its turn on virtual time may make passes)
+            work += schedules.advance();
         }
         return work;
     }
