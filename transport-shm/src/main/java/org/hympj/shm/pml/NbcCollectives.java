@@ -134,15 +134,15 @@ final class NbcCollectives {
             partials[i] = scratch(p, n);
             b.recv(partials[i], 0, n, t, rank + mask, tag);
         }
-        if (rank == root && root != 0) {
-            b.recv(recvBuf, recvOffset, n, t, 0, tag); // the result, straight into place (0 is never our child)
-        }
         for (Object partial : partials) {
             b.reduce(op, acc, 0, partial, 0, n, p);    // partial = acc op partial
             b.copy(partial, 0, acc, 0, n);
         }
         b.round();
         b.send(acc, 0, n, t, parent, tag);
+        if (rank == root && root != 0) {
+            b.recv(recvBuf, recvOffset, n, t, 0, tag); // the result, straight into place, while our partial goes up
+        }
         if (rank == 0 && root != 0) {
             b.send(acc, 0, n, t, root, tag);
         }
