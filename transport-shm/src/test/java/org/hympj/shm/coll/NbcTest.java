@@ -1,6 +1,9 @@
 package org.hympj.shm.coll;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.testing.MultiRank;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -9,7 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Non-blocking (MPI-3) and persistent (MPI-4) collectives through the launcher at 1, 2, 3, 4
  * and 8 ranks: results against the blocking collectives, overlap, several outstanding at once,
  * persistent starts with changing data, the Cartesian neighbour exchange, bad arguments. See
- * {@link NbcRank}.
+ * {@link NbcRank}. The same scenarios also run under a timing model on virtual time (the
+ * internal transfers are paced and observed like any others) and with the one-sided engine for
+ * point-to-point (whose waits advance the collectives, which run on the two-sided engine).
  */
 class NbcTest {
     @ParameterizedTest(name = "{0} ranks")
@@ -17,5 +22,14 @@ class NbcTest {
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void nonBlockingAndPersistentCollectives(int np) {
         Jobs.runAndPassAll(np, NbcRank.class, NbcRank.SCENARIOS);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ha-pacs", "onesided"})
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void underATimingModelAndWithTheOneSidedEngine(String variant) {
+        LaunchSpec spec = MultiRank.spec(4, NbcRank.class).timeout(Duration.ofSeconds(150));
+        spec = variant.equals("onesided") ? spec.p2p("onesided") : spec.model(variant).subcluster(2);
+        Jobs.runAndPassAll(spec, NbcRank.SCENARIOS);
     }
 }
