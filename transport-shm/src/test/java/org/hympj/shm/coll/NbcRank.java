@@ -316,6 +316,24 @@ public final class NbcRank {
             check(i >= 0 && i < qs.length, "waitAny index %d", i);
         }
         check(Request.waitAny(qs) == Request.UNDEFINED, "waitAny over completed collectives");
+        // freed while active: it still finishes in later calls; the next collectives match up
+        double[] big = new double[LARGE];
+        if (me == 0) {
+            Arrays.fill(big, 9.0);
+        }
+        Request freed = c.ibcast(big, 0, LARGE, Datatype.DOUBLE, 0);
+        freed.free();
+        expectThrows(IllegalStateException.class, freed::waitFor, "wait on a freed collective", "freed");
+        int[] after = {1};
+        c.iallreduce(Comm.IN_PLACE, 0, after, 0, 1, Datatype.INT, Op.SUM).waitFor();
+        check(after[0] == np, "a collective after a freed one: %d", after[0]);
+        c.barrier();
+        c.ibarrier().waitFor(); // by now the freed broadcast has had every chance to finish
+        long until = System.nanoTime() + 20_000_000_000L;
+        while (big[LARGE - 1] != 9.0) {
+            c.iprobe(Comm.ANY_SOURCE, 12345); // any call moves it on
+            check(System.nanoTime() < until, "the freed ibcast never finished");
+        }
     }
 
     /** Persistent collectives, resolved once, started many times with new data each time. */
