@@ -481,6 +481,58 @@ public class Intracomm extends Comm {
         }
     }
 
+    public Request Igatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Igatherv", recvbuf, recvtype, atRoot);
+            return CollectiveRequests.started(core.igatherv(s.core, sendoffset, sendcount, sendtype.core,
+                CollectiveRequests.Side.core(r), recvoffset, recvcount, displs,
+                CollectiveRequests.type(recvtype, atRoot), root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Igatherv", e);
+        }
+    }
+
+    public Request Iscatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iscatterv", sendbuf, sendtype, atRoot);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iscatterv(CollectiveRequests.Side.core(s), sendoffset, sendcount,
+                displs, CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core,
+                root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iscatterv", e);
+        }
+    }
+
+    public Request Iallgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                               Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgatherv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgatherv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iallgatherv(s.core, sendoffset, sendcount, sendtype.core, r.core,
+                recvoffset, recvcount, displs, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iallgatherv", e);
+        }
+    }
+
+    public Request Ialltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoallv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoallv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.ialltoallv(s.core, sendoffset, sendcount, sdispls, sendtype.core,
+                r.core, recvoffset, recvcount, rdispls, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ialltoallv", e);
+        }
+    }
+
     // ---------------------------------------------------------------- persistent collectives (MPI-4)
 
     /*

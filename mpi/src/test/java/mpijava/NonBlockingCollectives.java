@@ -10,7 +10,8 @@ import mpi.Status;
 
 /**
  * The non-blocking collectives of MPJ Express ({@code Ibarrier}, {@code Ibcast}, {@code Ireduce},
- * {@code Iallreduce}, {@code Igather}, {@code Iscatter}, {@code Iallgather}, {@code Ialltoall}) and
+ * {@code Iallreduce}, {@code Igather(v)}, {@code Iscatter(v)}, {@code Iallgather(v)},
+ * {@code Ialltoall(v)}) and
  * the MPI-4 persistent ones ({@code Barrier_init} … {@code Alltoall_init}) in the mpiJava style:
  * results against the blocking calls, several outstanding at once and completed by
  * {@code Request.Waitall}/{@code Waitany}/{@code Test}, progress inside a blocked {@code Recv},
@@ -104,6 +105,39 @@ public class NonBlockingCollectives {
         for (int i = 0; i < size; i++) {
             Ring.check(from[i] == i * 1000L + me, "Ialltoall block " + i);
         }
+        // v-variants: rank i contributes i + 1 items
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int total = 0;
+        for (int i = 0; i < size; i++) {
+            counts[i] = i + 1;
+            displs[i] = total;
+            total += i + 1;
+        }
+        int[] mineV = new int[me + 1];
+        Arrays.fill(mineV, me);
+        int[] v1 = new int[total];
+        int[] v2 = new int[total];
+        world.Iallgatherv(mineV, 0, me + 1, MPI.INT, v1, 0, counts, displs, MPI.INT).Wait();
+        world.Allgatherv(mineV, 0, me + 1, MPI.INT, v2, 0, counts, displs, MPI.INT);
+        Ring.check(Arrays.equals(v1, v2) && v1[total - 1] == size - 1, "Iallgatherv = Allgatherv");
+        Arrays.fill(v1, -1);
+        world.Igatherv(mineV, 0, me + 1, MPI.INT, v1, 0, counts, displs, MPI.INT, root).Wait();
+        Ring.check(me != root || Arrays.equals(v1, v2), "Igatherv");
+        int[] back = new int[me + 1];
+        world.Iscatterv(v2, 0, counts, displs, MPI.INT, back, 0, me + 1, MPI.INT, 0).Wait();
+        Ring.check(back[me] == me, "Iscatterv");
+        int[] sc = new int[size];
+        int[] sd = new int[size];
+        for (int j = 0; j < size; j++) {
+            sc[j] = 1;
+            sd[j] = j;
+        }
+        int[] av = new int[size];
+        world.Ialltoallv(to2(), 0, sc, sd, MPI.INT, av, 0, sc, sd, MPI.INT).Wait();
+        for (int i = 0; i < size; i++) {
+            Ring.check(av[i] == i * 100 + me, "Ialltoallv block " + i);
+        }
         // BOOLEAN buffers travel as bytes and come back as booleans
         boolean[] flags = new boolean[3];
         if (me == 0) {
@@ -115,6 +149,14 @@ public class NonBlockingCollectives {
         boolean[] any = new boolean[1];
         world.Iallreduce(new boolean[] {me == size - 1}, 0, any, 0, 1, MPI.BOOLEAN, MPI.LOR).Wait();
         Ring.check(any[0], "Iallreduce LOR of BOOLEAN");
+    }
+
+    static int[] to2() {
+        int[] t = new int[size];
+        for (int j = 0; j < size; j++) {
+            t[j] = me * 100 + j;
+        }
+        return t;
     }
 
     /**

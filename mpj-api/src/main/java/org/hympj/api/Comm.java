@@ -219,6 +219,22 @@ public interface Comm {
     Request ialltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                       Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
 
+    /** MPI_Igatherv (see {@link #gatherv}; counts and displacements are read at the call). */
+    Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                     Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root);
+
+    /** MPI_Iscatterv (see {@link #scatterv}). */
+    Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Iallgatherv (see {@link #allgatherv}). */
+    Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                        Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType);
+
+    /** MPI_Ialltoallv (see {@link #alltoallv}). */
+    Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                       Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType);
+
     // ---- persistent collectives (MPI-4)
 
     /*

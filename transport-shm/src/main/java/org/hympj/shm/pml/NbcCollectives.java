@@ -273,6 +273,81 @@ final class NbcCollectives {
         return request(b, persistent, name);
     }
 
+    // ------------------------------------------------------------------ per-rank counts ("v")
+
+    /** Linear, as {@link #gather}: block i lands at {@code displs[i]} items (read at the call). */
+    NbcRequest gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
+                       int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root, String name) {
+        checkRoot(name, root);
+        Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
+        if (rank == root) {
+            comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+        }
+        int tag = tags(1);
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        if (rank == root) {
+            for (int i = 0; i < size; i++) {
+                b.recv(recvBuf, VCollectives.at(recvOffset, displs[i], recvType), recvCounts[i], recvType, i, tag);
+            }
+        }
+        b.send(sendBuf, sendOffset, sendCount, sendType, root, tag);
+        return request(b, false, name);
+    }
+
+    /** Linear, as {@link #scatter}: block i from {@code displs[i]} items of the root's buffer. */
+    NbcRequest scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root, String name) {
+        checkRoot(name, root);
+        Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
+        if (rank == root) {
+            comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+        }
+        int tag = tags(1);
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        b.recv(recvBuf, recvOffset, recvCount, recvType, root, tag);
+        if (rank == root) {
+            for (int k = 0; k < size; k++) {
+                int i = (rank + k) % size;
+                b.send(sendBuf, VCollectives.at(sendOffset, displs[i], sendType), sendCounts[i], sendType, i, tag);
+            }
+        }
+        return request(b, false, name);
+    }
+
+    /** One round, as {@link #allgather}, block i at {@code displs[i]}. */
+    NbcRequest allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
+                          int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, String name) {
+        Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
+        comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+        int tag = tags(1);
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        for (int k = 0; k < size; k++) {
+            int to = (rank + k) % size;
+            int from = (rank - k + size) % size;
+            b.recv(recvBuf, VCollectives.at(recvOffset, displs[from], recvType), recvCounts[from], recvType, from, tag)
+                .send(sendBuf, sendOffset, sendCount, sendType, to, tag);
+        }
+        return request(b, false, name);
+    }
+
+    /** One round, as {@link #alltoall}, with a count and a displacement per rank on each side. */
+    NbcRequest alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                         Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType,
+                         String name) {
+        comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, sdispls, sendType);
+        comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, rdispls, recvType);
+        int tag = tags(1);
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        for (int k = 0; k < size; k++) {
+            int to = (rank + k) % size;
+            int from = (rank - k + size) % size;
+            b.recv(recvBuf, VCollectives.at(recvOffset, rdispls[from], recvType), recvCounts[from], recvType, from,
+                tag).send(sendBuf, VCollectives.at(sendOffset, sdispls[to], sendType), sendCounts[to], sendType, to,
+                tag);
+        }
+        return request(b, false, name);
+    }
+
     // ------------------------------------------------------------------ Cartesian neighbourhood
 
     /**

@@ -572,6 +572,59 @@ public class ShmComm implements Comm {
     }
 
     @Override
+    public Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType,
+                            int root) {
+        life.enter("igatherv");
+        try {
+            engine.checkAbort();
+            return started(nbc.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts,
+                displs, recvType, root, "igatherv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                             Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("iscatterv");
+        try {
+            engine.checkAbort();
+            return started(nbc.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset,
+                recvCount, recvType, root, "iscatterv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                               Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        life.enter("iallgatherv");
+        try {
+            engine.checkAbort();
+            return started(nbc.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts,
+                displs, recvType, "iallgatherv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                              Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
+        life.enter("ialltoallv");
+        try {
+            engine.checkAbort();
+            return started(nbc.alltoallv(sendBuf, sendOffset, sendCounts, sdispls, sendType, recvBuf, recvOffset,
+                recvCounts, rdispls, recvType, "ialltoallv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
     public PersistentRequest barrierInit() {
         life.enter("barrierInit");
         try {

@@ -269,8 +269,75 @@ public final class NbcRank {
         for (int i = 0; i < 4 * np; i++) {
             check(got[i] == value(i / 4, i % 4), "iallgather of a vector type: element %d", i);
         }
+        vVariants();
         // p = 1 and the trivial cases complete
         c.ibarrier().waitFor();
+    }
+
+    /** igatherv, iscatterv, iallgatherv, ialltoallv against the blocking v-collectives (gaps between blocks). */
+    static void vVariants() {
+        int[] counts = new int[np];
+        int[] displs = new int[np];
+        int total = 0;
+        for (int i = 0; i < np; i++) {
+            counts[i] = i % 2 == 0 ? 2 + i : LARGE / 4 + i; // some blocks past the eager limit
+            displs[i] = total + 1;
+            total += counts[i] + 1;
+        }
+        double[] mine = new double[counts[me]];
+        for (int k = 0; k < mine.length; k++) {
+            mine[k] = value(me, k);
+        }
+        int root = np / 2;
+        double[] g1 = new double[total];
+        double[] g2 = new double[total];
+        c.igatherv(mine, 0, mine.length, Datatype.DOUBLE, g1, 0, counts, displs, Datatype.DOUBLE, root).waitFor();
+        c.gatherv(mine, 0, mine.length, Datatype.DOUBLE, g2, 0, counts, displs, Datatype.DOUBLE, root);
+        check(Arrays.equals(g1, g2), "igatherv");
+        if (me == root) {
+            check(g1[displs[np - 1]] == value(np - 1, 0), "igatherv: last block");
+        }
+        double[] all = new double[total];
+        for (int i = 0; i < total; i++) {
+            all[i] = i * 0.25;
+        }
+        double[] s1 = new double[counts[me]];
+        double[] s2 = new double[counts[me]];
+        c.iscatterv(all, 0, counts, displs, Datatype.DOUBLE, s1, 0, counts[me], Datatype.DOUBLE, root).waitFor();
+        c.scatterv(all, 0, counts, displs, Datatype.DOUBLE, s2, 0, counts[me], Datatype.DOUBLE, root);
+        check(Arrays.equals(s1, s2) && s1[0] == displs[me] * 0.25, "iscatterv");
+        Arrays.fill(g1, 0);
+        Arrays.fill(g2, 0);
+        Request q = c.iallgatherv(mine, 0, mine.length, Datatype.DOUBLE, g1, 0, counts, displs, Datatype.DOUBLE);
+        counts[0] = -5; // read at the call: changing them afterwards changes nothing
+        q.waitFor();
+        counts[0] = 2;
+        c.allgatherv(mine, 0, mine.length, Datatype.DOUBLE, g2, 0, counts, displs, Datatype.DOUBLE);
+        check(Arrays.equals(g1, g2), "iallgatherv");
+        // alltoallv: rank i sends j+1 items to rank j
+        int[] sc = new int[np];
+        int[] sd = new int[np];
+        int[] rc = new int[np];
+        int[] rd = new int[np];
+        int st = 0;
+        int rt = 0;
+        for (int j = 0; j < np; j++) {
+            sc[j] = j + 1;
+            sd[j] = st;
+            st += sc[j];
+            rc[j] = me + 1;
+            rd[j] = rt;
+            rt += rc[j];
+        }
+        int[] out = new int[st];
+        for (int k = 0; k < st; k++) {
+            out[k] = me * 1000 + k;
+        }
+        int[] a1 = new int[rt];
+        int[] a2 = new int[rt];
+        c.ialltoallv(out, 0, sc, sd, Datatype.INT, a1, 0, rc, rd, Datatype.INT).waitFor();
+        c.alltoallv(out, 0, sc, sd, Datatype.INT, a2, 0, rc, rd, Datatype.INT);
+        check(Arrays.equals(a1, a2), "ialltoallv: %s vs %s", Arrays.toString(a1), Arrays.toString(a2));
     }
 
     /** Several non-blocking collectives at once, completed in another order, with blocking ones in between. */
