@@ -482,7 +482,8 @@ public class Intracomm extends Comm {
     }
 
     public Request Igatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype,
+                            int root) {
         try {
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);

@@ -236,7 +236,8 @@ public class NonBlockingCollectives {
                     set[0].Start();
                     throw new AssertionError("Start of an active persistent collective was accepted");
                 } catch (MPIException expected) {
-                    Ring.check(expected.getMessage().contains("active"), "Start while active: " + expected.getMessage());
+                    Ring.check(expected.getMessage().contains("active"), "Start while active: "
+                        + expected.getMessage());
                 }
                 for (int i = set.length - 1; i >= 0; i--) {
                     set[i].Wait();

@@ -208,7 +208,7 @@ final class NbcCollectives {
         checkRoot(name, root);
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         if (rank == root) {
-            Args.buffer(name + " (receive)", recvBuf, recvOffset, count(recvCount, size), recvType, comm.segment);
+            Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
         }
         int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
@@ -227,7 +227,7 @@ final class NbcCollectives {
         checkRoot(name, root);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
-            Args.buffer(name + " (send)", sendBuf, sendOffset, count(sendCount, size), sendType, comm.segment);
+            Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
         }
         int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
@@ -245,7 +245,7 @@ final class NbcCollectives {
     NbcRequest allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                          int recvOffset, int recvCount, Datatype recvType, boolean persistent, String name) {
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
-        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(recvCount, size), recvType, comm.segment);
+        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
         int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
@@ -260,8 +260,8 @@ final class NbcCollectives {
     /** One round: block j to rank j, block i from rank i, all at once (in the pairwise order). */
     NbcRequest alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                         int recvOffset, int recvCount, Datatype recvType, boolean persistent, String name) {
-        Args.buffer(name + " (send)", sendBuf, sendOffset, count(sendCount, size), sendType, comm.segment);
-        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(recvCount, size), recvType, comm.segment);
+        Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
+        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
         int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
@@ -362,8 +362,8 @@ final class NbcCollectives {
                                 String name) {
         int nd = cart.ndims();
         int blocks = 2 * nd;
-        Args.buffer(name + " (send)", sendBuf, sendOffset, count(sendCount, blocks), sendType, comm.segment);
-        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(recvCount, blocks), recvType, comm.segment);
+        Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, blocks), sendType, comm.segment);
+        Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, blocks), recvType, comm.segment);
         int tag = tags(blocks);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int d = 0; d < nd; d++) {
@@ -385,11 +385,14 @@ final class NbcCollectives {
 
     // ------------------------------------------------------------------ helpers
 
-    private static int count(int perRank, int ranks) {
-        if (perRank < 0) {
-            return perRank; // Args.buffer names the negative count
+    /** Items of {@code ranks} blocks of {@code perRank}; a negative count is passed on for Args.buffer to name. */
+    private static int count(String op, int perRank, int ranks) {
+        long n = (long) perRank * ranks;
+        if (perRank >= 0 && n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(op + ": count " + perRank + " for each of " + ranks
+                + " blocks is too large (" + n + " items)");
         }
-        return Math.toIntExact((long) perRank * ranks);
+        return perRank < 0 ? perRank : (int) n;
     }
 
     private static Object scratch(Primitive p, int n) {
