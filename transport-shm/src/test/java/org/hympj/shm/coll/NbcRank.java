@@ -3,6 +3,7 @@ package org.hympj.shm.coll;
 import static org.hympj.shm.testing.Ranks.check;
 import static org.hympj.shm.testing.Ranks.expectThrows;
 import static org.hympj.shm.testing.Ranks.pass;
+import static org.hympj.shm.testing.Ranks.selected;
 
 import java.util.Arrays;
 import org.hympj.api.CartComm;
@@ -35,18 +36,31 @@ public final class NbcRank {
             c = mpj.world();
             me = c.rank();
             np = c.size();
-            overlap();
-            pass("overlap");
-            results();
-            pass("results");
-            outstanding();
-            pass("outstanding");
-            persistent();
-            pass("persistent");
-            neighbours();
-            pass("neighbours");
-            refused();
-            pass("refused");
+            // arguments: the scenarios to run (none: all), always in this order
+            if (selected(args, "overlap")) {
+                overlap();
+                pass("overlap");
+            }
+            if (selected(args, "results")) {
+                results();
+                pass("results");
+            }
+            if (selected(args, "outstanding")) {
+                outstanding();
+                pass("outstanding");
+            }
+            if (selected(args, "persistent")) {
+                persistent();
+                pass("persistent");
+            }
+            if (selected(args, "neighbours")) {
+                neighbours();
+                pass("neighbours");
+            }
+            if (selected(args, "refused")) {
+                refused();
+                pass("refused");
+            }
         }
         pass(MultiRank.FINALIZED);
     }
