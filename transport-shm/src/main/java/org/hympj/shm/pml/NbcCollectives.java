@@ -104,7 +104,7 @@ final class NbcCollectives {
     NbcRequest reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
                       int root, boolean persistent, String name) {
         checkRoot(name, root);
-        comm.coll.checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
+        checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
         int n = Collectives.elementCount(type, count);
         int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
@@ -159,7 +159,7 @@ final class NbcCollectives {
      */
     NbcRequest allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
                          Op op, boolean persistent, String name) {
-        comm.coll.checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
         int n = Collectives.elementCount(type, count);
         Primitive p = type.primitive();
         Datatype t = Datatype.of(p);
@@ -393,6 +393,21 @@ final class NbcCollectives {
                 + " blocks is too large (" + n + " items)");
         }
         return perRank < 0 ? perRank : (int) n;
+    }
+
+    /**
+     * The blocking reductions' checks, and Java arrays of a predefined or contiguous type: the
+     * schedule's local steps copy and combine elements of arrays (the blocking reductions stage
+     * segment buffers and strided types; these do not yet).
+     */
+    private void checkReduction(String name, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset,
+                                int count, Datatype type, Op op, boolean needRecv) {
+        comm.coll.checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, needRecv);
+        if (StagedOperands.needed(sendBuf, needRecv ? recvBuf : null, type)) {
+            throw new IllegalArgumentException(name + ": non-blocking and persistent reductions take Java arrays "
+                + "of a predefined or contiguous type; was " + type + (sendBuf instanceof org.hympj.api.SegmentBuffer
+                || recvBuf instanceof org.hympj.api.SegmentBuffer ? " with a segment buffer" : ""));
+        }
     }
 
     private static Object scratch(Primitive p, int n) {
