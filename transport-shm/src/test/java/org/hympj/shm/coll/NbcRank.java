@@ -553,7 +553,7 @@ public final class NbcRank {
             b, 0, 1, Datatype.DOUBLE), "allgatherInit type", "int[]");
         expectThrows(IllegalArgumentException.class, () -> c.reduceInit(b, 0, b, 0, 4, Datatype.DOUBLE, Op.BAND, 0),
             "reduceInit op on DOUBLE", "BAND");
-        expectThrows(IllegalArgumentException.class, () -> c.iallreduce(b, 0, b, 0, 2,
+        expectThrows(IllegalArgumentException.class, () -> c.iallreduce(b, 0, b, 0, 1,
             Datatype.DOUBLE.vector(2, 1, 2), Op.SUM), "iallreduce of a strided type", "contiguous");
         expectThrows(IllegalArgumentException.class, () -> c.allreduceInit(c.allocDoubles(4), 0, b, 0, 4,
             Datatype.DOUBLE, Op.SUM), "allreduceInit of a segment buffer", "segment buffer");
