@@ -402,6 +402,267 @@ public class Intracomm extends Comm {
         }
     }
 
+    // ---------------------------------------------------------------- non-blocking collectives (MPI-3)
+
+    /*
+     * As MPJ Express offers them: each returns a started Request at once; the collective moves on
+     * during any later MPI call of this rank (Wait, Test, a send …) and its buffers must not be
+     * touched until a Wait or Test has seen it complete. Every rank calls the collectives of a
+     * communicator in the same order. Primitive and BOOLEAN buffers (see CollectiveRequests).
+     */
+
+    public Request Ibarrier() {
+        try {
+            return CollectiveRequests.started(core.ibarrier(), null);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ibarrier", e);
+        }
+    }
+
+    public Request Ibcast(Object buf, int offset, int count, Datatype datatype, int root) {
+        try {
+            CollectiveRequests.Side b = CollectiveRequests.Side.of("Ibcast", buf, datatype, true);
+            return CollectiveRequests.started(core.ibcast(b.core, offset, count, datatype.core, root), b);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ibcast", e);
+        }
+    }
+
+    public Request Ireduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                           Datatype datatype, Op op, int root) {
+        try {
+            org.hympj.api.Op o = CollectiveRequests.op("Ireduce", op, datatype);
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce", recvbuf, datatype, atRoot);
+            return CollectiveRequests.started(core.ireduce(s.core, sendoffset, CollectiveRequests.Side.core(r),
+                recvoffset, count, datatype.core, o, root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ireduce", e);
+        }
+    }
+
+    public Request Iallreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                              Datatype datatype, Op op) {
+        try {
+            org.hympj.api.Op o = CollectiveRequests.op("Iallreduce", op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallreduce", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallreduce", recvbuf, datatype, true);
+            return CollectiveRequests.started(core.iallreduce(s.core, sendoffset, r.core, recvoffset, count,
+                datatype.core, o), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iallreduce", e);
+        }
+    }
+
+    public Request Igather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Igather", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Igather", recvbuf, recvtype, atRoot);
+            return CollectiveRequests.started(core.igather(s.core, sendoffset, sendcount, sendtype.core,
+                CollectiveRequests.Side.core(r), recvoffset, recvcount, CollectiveRequests.type(recvtype, atRoot),
+                root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Igather", e);
+        }
+    }
+
+    public Request Iscatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iscatter", sendbuf, sendtype, atRoot);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatter", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iscatter(CollectiveRequests.Side.core(s), sendoffset, sendcount,
+                CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core, root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iscatter", e);
+        }
+    }
+
+    public Request Iallgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgather", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgather", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iallgather(s.core, sendoffset, sendcount, sendtype.core, r.core,
+                recvoffset, recvcount, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iallgather", e);
+        }
+    }
+
+    public Request Ialltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoall", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoall", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.ialltoall(s.core, sendoffset, sendcount, sendtype.core, r.core,
+                recvoffset, recvcount, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ialltoall", e);
+        }
+    }
+
+    public Request Igatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype,
+                            int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Igatherv", recvbuf, recvtype, atRoot);
+            return CollectiveRequests.started(core.igatherv(s.core, sendoffset, sendcount, sendtype.core,
+                CollectiveRequests.Side.core(r), recvoffset, recvcount, displs,
+                CollectiveRequests.type(recvtype, atRoot), root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Igatherv", e);
+        }
+    }
+
+    public Request Iscatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iscatterv", sendbuf, sendtype, atRoot);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iscatterv(CollectiveRequests.Side.core(s), sendoffset, sendcount,
+                displs, CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core,
+                root), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iscatterv", e);
+        }
+    }
+
+    public Request Iallgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                               Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgatherv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgatherv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.iallgatherv(s.core, sendoffset, sendcount, sendtype.core, r.core,
+                recvoffset, recvcount, displs, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Iallgatherv", e);
+        }
+    }
+
+    public Request Ialltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoallv", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoallv", recvbuf, recvtype, true);
+            return CollectiveRequests.started(core.ialltoallv(s.core, sendoffset, sendcount, sdispls, sendtype.core,
+                r.core, recvoffset, recvcount, rdispls, recvtype.core), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ialltoallv", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- persistent collectives (MPI-4)
+
+    /*
+     * Made once (collectively, in the same order on every rank), started with Start or
+     * Prequest.Startall and completed with Wait or Test, as many times as wanted; each start takes
+     * what the buffers hold then. Resolved at init: a start allocates nothing.
+     */
+
+    public Prequest Barrier_init() {
+        try {
+            return CollectiveRequests.persistent(core.barrierInit(), null, null);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Barrier_init", e);
+        }
+    }
+
+    public Prequest Bcast_init(Object buf, int offset, int count, Datatype datatype, int root) {
+        try {
+            CollectiveRequests.Side b = CollectiveRequests.Side.of("Bcast_init", buf, datatype, true);
+            return CollectiveRequests.persistent(core.bcastInit(b.core, offset, count, datatype.core, root), b, b);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Bcast_init", e);
+        }
+    }
+
+    public Prequest Reduce_init(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                                Datatype datatype, Op op, int root) {
+        try {
+            org.hympj.api.Op o = CollectiveRequests.op("Reduce_init", op, datatype);
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Reduce_init", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Reduce_init", recvbuf, datatype, atRoot);
+            return CollectiveRequests.persistent(core.reduceInit(s.core, sendoffset, CollectiveRequests.Side.core(r),
+                recvoffset, count, datatype.core, o, root), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Reduce_init", e);
+        }
+    }
+
+    public Prequest Allreduce_init(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                                   Datatype datatype, Op op) {
+        try {
+            org.hympj.api.Op o = CollectiveRequests.op("Allreduce_init", op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Allreduce_init", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Allreduce_init", recvbuf, datatype, true);
+            return CollectiveRequests.persistent(core.allreduceInit(s.core, sendoffset, r.core, recvoffset, count,
+                datatype.core, o), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Allreduce_init", e);
+        }
+    }
+
+    public Prequest Gather_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Gather_init", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Gather_init", recvbuf, recvtype, atRoot);
+            return CollectiveRequests.persistent(core.gatherInit(s.core, sendoffset, sendcount, sendtype.core,
+                CollectiveRequests.Side.core(r), recvoffset, recvcount, CollectiveRequests.type(recvtype, atRoot),
+                root), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Gather_init", e);
+        }
+    }
+
+    public Prequest Scatter_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            boolean atRoot = Rank() == root;
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Scatter_init", sendbuf, sendtype, atRoot);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Scatter_init", recvbuf, recvtype, true);
+            return CollectiveRequests.persistent(core.scatterInit(CollectiveRequests.Side.core(s), sendoffset,
+                sendcount, CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core,
+                root), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Scatter_init", e);
+        }
+    }
+
+    public Prequest Allgather_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Allgather_init", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Allgather_init", recvbuf, recvtype, true);
+            return CollectiveRequests.persistent(core.allgatherInit(s.core, sendoffset, sendcount, sendtype.core,
+                r.core, recvoffset, recvcount, recvtype.core), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Allgather_init", e);
+        }
+    }
+
+    public Prequest Alltoall_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Alltoall_init", sendbuf, sendtype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Alltoall_init", recvbuf, recvtype, true);
+            return CollectiveRequests.persistent(core.alltoallInit(s.core, sendoffset, sendcount, sendtype.core,
+                r.core, recvoffset, recvcount, recvtype.core), s, r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Alltoall_init", e);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static org.hympj.api.Op op(String call, Op op, Datatype datatype) {

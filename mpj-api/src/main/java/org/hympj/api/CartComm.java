@@ -54,6 +54,21 @@ public interface CartComm extends Comm {
     /** MPI_Cart_shift: neighbours at distance {@code disp} along {@code dim}. */
     Shift shift(int dim, int disp);
 
+    /**
+     * MPI_Neighbor_alltoall_init: a persistent exchange with the 2·ndims neighbours — for each
+     * dimension d the neighbour at coordinate -1, then the one at +1 ({@link Comm#PROC_NULL} off a
+     * non-periodic edge: nothing goes there and its receive block is left as it was). Block j of
+     * {@code sendCount} items (at {@code sendOffset + j·sendCount·extent}) goes to neighbour j;
+     * block j of the receive buffer comes from neighbour j. Resolved at init like the other
+     * persistent collectives (a start allocates nothing).
+     */
+    PersistentRequest neighborAlltoallInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** MPI_Ineighbor_alltoall: the same exchange once, non-blocking. */
+    Request ineighborAlltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                              Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
     /** MPI_Cart_sub: the sub-grid keeping the dimensions where {@code remain[d]} is true. */
     CartComm sub(boolean... remain);
 

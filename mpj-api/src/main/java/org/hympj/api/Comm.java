@@ -177,6 +177,104 @@ public interface Comm {
     void reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
                             Datatype type, Op op);
 
+    // ---- non-blocking collectives (MPI-3): the request completes once this rank's part is done
+
+    /*
+     * Each returns at once with an active request; the collective moves on whenever this rank
+     * makes progress (any wait, test or other call of the library), round by round, and the
+     * request completes when this rank's part is done. Buffers must not be touched until then.
+     * Every rank calls the collectives of a communicator, blocking and non-blocking, in the same
+     * order; several may be outstanding at once. Arguments are checked at the call as for the
+     * blocking collective (IllegalArgumentException, nothing changed). Results are those of the
+     * blocking collectives (reductions: the same combination order).
+     */
+
+    /** MPI_Ibarrier: completes once every rank has entered it. */
+    Request ibarrier();
+
+    /** MPI_Ibcast (binomial tree). */
+    Request ibcast(Object buf, int offset, int count, Datatype type, int root);
+
+    /** MPI_Ireduce ({@link #reduce}'s order; {@code sendBuf} may be {@link #IN_PLACE} at the root). */
+    Request ireduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
+                    int root);
+
+    /** MPI_Iallreduce ({@code sendBuf} may be {@link #IN_PLACE}). */
+    Request iallreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                       Op op);
+
+    /** MPI_Igather. */
+    Request igather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Iscatter. */
+    Request iscatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Iallgather. */
+    Request iallgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                       Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** MPI_Ialltoall. */
+    Request ialltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** MPI_Igatherv (see {@link #gatherv}; counts and displacements are read at the call). */
+    Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                     Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root);
+
+    /** MPI_Iscatterv (see {@link #scatterv}). */
+    Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Iallgatherv (see {@link #allgatherv}). */
+    Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                        Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType);
+
+    /** MPI_Ialltoallv (see {@link #alltoallv}). */
+    Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                       Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType);
+
+    // ---- persistent collectives (MPI-4)
+
+    /*
+     * Made once (a collective call: every rank makes it, in the same order as its other
+     * collectives), started many times with start() or Request.startAll, each start completed by
+     * a wait or test like a non-blocking collective. Peers, schedule, tags and internal requests
+     * are resolved at init: a start allocates nothing, and takes the data the buffers hold then.
+     * Every rank starts its persistent collectives of a communicator in the same order.
+     */
+
+    /** MPI_Barrier_init. */
+    PersistentRequest barrierInit();
+
+    /** MPI_Bcast_init. */
+    PersistentRequest bcastInit(Object buf, int offset, int count, Datatype type, int root);
+
+    /** MPI_Reduce_init. */
+    PersistentRequest reduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                 Datatype type, Op op, int root);
+
+    /** MPI_Allreduce_init. */
+    PersistentRequest allreduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                    Datatype type, Op op);
+
+    /** MPI_Gather_init. */
+    PersistentRequest gatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Scatter_init. */
+    PersistentRequest scatterInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root);
+
+    /** MPI_Allgather_init. */
+    PersistentRequest allgatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                    Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
+    /** MPI_Alltoall_init. */
+    PersistentRequest alltoallInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType);
+
     /** A communicator with the same ranks and a separate matching space (collective). */
     Comm dup();
 

@@ -14,7 +14,8 @@ import org.hympj.api.Status;
  * per iteration of the eager-size hot paths, after a warm-up that lets the JIT compile them.
  * For each buffer kind (heap, segment) and each case (blocking send/recv of 8 B and 4 KB with
  * a preallocated Status; persistent start/wait of 8 B and 4 KB with Request.startAll +
- * Request.waitAll over a preallocated array) prints
+ * Request.waitAll over a preallocated array), and (heap only) persistent collectives (an 8-byte
+ * allreduceInit and a 4 KB bcastInit, start + waitFor) prints
  * {@code alloc,<kind>,<case>,<rank>,<window>,<bytes>,<iterations>} for {@link #WINDOWS} windows.
  *
  * <pre>usage: AllocRank WARMUP ITERATIONS</pre>
@@ -93,7 +94,45 @@ public final class AllocRank {
                     req[1].free();
                 }
             }
+            persistentCollectives(comm, rank, warm, iters, mx, tid);
         }
+    }
+
+    /**
+     * Persistent collectives (MPI-4), heap buffers: start + wait of an 8-byte allreduce and of a
+     * 4 KB broadcast, each made once by its init; the data change at every start.
+     */
+    static void persistentCollectives(Comm comm, int rank, int warm, int iters,
+                                      com.sun.management.ThreadMXBean mx, long tid) {
+        double[] in = new double[1];
+        double[] out = new double[1];
+        byte[] data = new byte[4096];
+        PersistentRequest allreduce = comm.allreduceInit(in, 0, out, 0, 1, Datatype.DOUBLE, org.hympj.api.Op.SUM);
+        PersistentRequest bcast = comm.bcastInit(data, 0, data.length, Datatype.BYTE, 0);
+        PersistentRequest[] cases = {allreduce, bcast};
+        String[] names = {"coll-allreduce-8", "coll-bcast-4096"};
+        for (int c = 0; c < cases.length; c++) {
+            for (int w = -1; w < WINDOWS; w++) {
+                int n = w < 0 ? warm : iters;
+                comm.barrier();
+                long a0 = mx.getThreadAllocatedBytes(tid);
+                for (int i = 0; i < n; i++) {
+                    in[0] = i;
+                    data[0] = (byte) i;
+                    cases[c].start();
+                    cases[c].waitFor();
+                }
+                long a1 = mx.getThreadAllocatedBytes(tid);
+                if (w >= 0) {
+                    report(BufferKind.HEAP, names[c], rank, w, a1 - a0, n);
+                }
+            }
+        }
+        if (out[0] != 2.0 * (iters - 1) || data[0] != (byte) (iters - 1)) {
+            throw new IllegalStateException("persistent collectives: wrong result " + out[0] + ", " + data[0]);
+        }
+        allreduce.free();
+        bcast.free();
     }
 
     static void report(BufferKind kind, String name, int rank, int window, long bytes, int n) {

@@ -247,7 +247,7 @@ final class Collectives {
         return a;
     }
 
-    private void checkReduction(String op, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+    void checkReduction(String op, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
                                 Datatype type, Op operation, boolean needRecv) {
         if (type == null) {
             throw new IllegalArgumentException(op + ": type must not be null");
@@ -434,7 +434,7 @@ final class Collectives {
     }
 
     /** Element offset of block {@code i} of {@code count} items each. */
-    private static int block(int offset, int count, Datatype type, int i) {
+    static int block(int offset, int count, Datatype type, int i) {
         return Math.toIntExact(offset + (long) i * count * type.extent());
     }
 

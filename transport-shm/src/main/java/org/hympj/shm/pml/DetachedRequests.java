@@ -29,14 +29,14 @@ final class DetachedRequests {
     }
 
     /**
-     * True while a detached send is unfinished, or a detached receive is part-way through a
+     * True while a detached send or collective is unfinished, or a detached receive is part-way through a
      * rendezvous (matched, data on the way). A receive not matched yet is not waited for: its
      * message may never come, and finalize must not hang on it.
      */
     boolean mustFinish() {
         for (int i = 0; i < count; i++) {
             Req r = reqs[i];
-            if (r instanceof SendReq || ((RecvReq) r).recvId >= 0) {
+            if (!(r instanceof RecvReq) || ((RecvReq) r).recvId >= 0) { // a send or a collective's schedule
                 return true;
             }
         }

@@ -54,6 +54,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     private final Progress progress;
     private final ScheduledSets sets;
     private final DetachedRequests detached = new DetachedRequests();
+    /** Non-blocking and persistent collectives under way: every progress pass advances them. */
+    private final ActiveSchedules schedules = new ActiveSchedules();
 
     public Engine(ShmFabric fabric, JobConfig config, JobFabric jobFabric, JobControl control, boolean launched,
                   FabricTiming timing) {
@@ -80,7 +82,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
             eagerLimit);
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous);
-        this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached);
+        this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,
+            schedules);
         pacing.attach(progress);
         this.sets = new ScheduledSets(config, jobFabric, pacing.modelled(), events, rank);
     }
@@ -185,6 +188,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     }
 
     // ------------------------------------------------------------------ progress and waits
+
+    /** The collective schedules running on this rank (non-blocking and persistent collectives). */
+    ActiveSchedules schedules() {
+        return schedules;
+    }
 
     @Override
     public int progress() {

@@ -206,6 +206,9 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     /** One idle step of a waiting application thread after a round that did {@code work}. */
     private void idle(int work) {
+        if (two.schedules().count() > 0) {
+            work = Math.max(work, two.progress()); // non-blocking collectives run on the two-sided engine
+        }
         if (work > 0) {
             appIdle.reset();
         } else if (work < 0) {

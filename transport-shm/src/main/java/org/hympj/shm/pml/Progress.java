@@ -25,11 +25,20 @@ final class Progress {
     private final RendezvousProtocol rendezvous;
     /** A pass is running (a booking inside it must not wait for its turn: passes do not nest). */
     private boolean inPass;
+    private final ActiveSchedules schedules;
+    /**
+     * A send numbered in its pair's sequence waits for its turn to book (virtual time): the passes
+     * meanwhile start no collective round, whose sends to the same peer would be numbered after
+     * it and could be written before it — the receiver would hold them back for it, and the
+     * stamps of what it holds back could hold back the very turn awaited.
+     */
+    private boolean inTurn;
 
     Progress(Inbound inbound, RendezvousProtocol rendezvous, OutboundQueues outbound, Completions completions,
-             Pacing pacing, Idler idler, TraceEvents events, DetachedRequests detached) {
+             Pacing pacing, Idler idler, TraceEvents events, DetachedRequests detached, ActiveSchedules schedules) {
         this.rendezvous = rendezvous;
         this.detached = detached;
+        this.schedules = schedules;
         this.inbound = inbound;
         this.outbound = outbound;
         this.completions = completions;
@@ -59,6 +68,11 @@ final class Progress {
         } finally {
             inPass = false;
         }
+        if (schedules.count() > 0 && !inTurn) {
+            // non-blocking collectives: start the rounds whose predecessors completed; after the pass, as a
+            // library call starts its sends (a start that must wait for its turn on virtual time may make passes)
+            work += schedules.advance();
+        }
         return work;
     }
 
@@ -73,6 +87,16 @@ final class Progress {
         if (inPass) {
             return;
         }
+        boolean outer = !inTurn;
+        inTurn = true;
+        try {
+            waitTurn(t);
+        } finally {
+            inTurn = !outer;
+        }
+    }
+
+    private void waitTurn(long t) {
         pacing.awaitingTurn(t);
         if (!pacing.mayBook(t)) {
             idler.reset();

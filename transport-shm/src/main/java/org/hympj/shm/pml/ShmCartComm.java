@@ -72,6 +72,34 @@ final class ShmCartComm extends ShmComm implements CartComm {
     }
 
     @Override
+    public org.hympj.api.PersistentRequest neighborAlltoallInit(Object sendBuf, int sendOffset, int sendCount,
+            org.hympj.api.Datatype sendType, Object recvBuf, int recvOffset, int recvCount,
+            org.hympj.api.Datatype recvType) {
+        life.enter("neighborAlltoallInit");
+        try {
+            engine.checkAbort();
+            return nbc.neighborAlltoall(this, sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+                recvCount, recvType, true, "neighborAlltoallInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public org.hympj.api.Request ineighborAlltoall(Object sendBuf, int sendOffset, int sendCount,
+            org.hympj.api.Datatype sendType, Object recvBuf, int recvOffset, int recvCount,
+            org.hympj.api.Datatype recvType) {
+        life.enter("ineighborAlltoall");
+        try {
+            engine.checkAbort();
+            return started(nbc.neighborAlltoall(this, sendBuf, sendOffset, sendCount, sendType, recvBuf,
+                recvOffset, recvCount, recvType, false, "ineighborAlltoall"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
     public CartComm sub(boolean... remain) {
         if (remain == null || remain.length != dims.length) {
             throw new IllegalArgumentException("sub: expected " + dims.length + " flags");

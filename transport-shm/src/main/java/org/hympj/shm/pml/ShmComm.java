@@ -35,6 +35,8 @@ public class ShmComm implements Comm {
     final Collectives coll;
     /** The per-rank-count ("v") collectives. */
     final VCollectives vcoll;
+    /** The non-blocking and persistent collectives. */
+    final NbcCollectives nbc;
     private final BarrierAlgorithm defaultBarrier;
     /** The two-sided engine's point-to-point: collectives always run on it. */
     final TwoSided twoSided;
@@ -80,6 +82,7 @@ public class ShmComm implements Comm {
         this.collRecv = new RecvReq(engine, true);
         this.coll = new Collectives(this);
         this.vcoll = new VCollectives(this);
+        this.nbc = new NbcCollectives(this);
         this.defaultBarrier = defaultBarrier;
         this.twoSided = new TwoSided(this);
         this.p2pFactory = p2pFactory;
@@ -458,6 +461,265 @@ public class ShmComm implements Comm {
         int[] counts = new int[size];
         java.util.Arrays.fill(counts, recvCount);
         coll.reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op);
+    }
+
+    // ------------------------------------------------------------ non-blocking and persistent collectives
+
+    /** Starts a non-blocking collective's schedule (its first round runs now). */
+    static Request started(NbcRequest r) {
+        r.start();
+        return r;
+    }
+
+    @Override
+    public Request ibarrier() {
+        life.enter("ibarrier");
+        try {
+            engine.checkAbort();
+            return started(nbc.barrier(false, "ibarrier"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ibcast(Object buf, int offset, int count, Datatype type, int root) {
+        life.enter("ibcast");
+        try {
+            engine.checkAbort();
+            return started(nbc.bcast(buf, offset, count, type, root, false, "ibcast"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ireduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                           Op op, int root) {
+        life.enter("ireduce");
+        try {
+            engine.checkAbort();
+            return started(nbc.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root, false,
+                "ireduce"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iallreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                              Datatype type, Op op) {
+        life.enter("iallreduce");
+        try {
+            engine.checkAbort();
+            return started(nbc.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, false,
+                "iallreduce"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request igather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("igather");
+        try {
+            engine.checkAbort();
+            return started(nbc.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+                recvCount, recvType, root, false, "igather"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iscatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("iscatter");
+        try {
+            engine.checkAbort();
+            return started(nbc.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+                recvCount, recvType, root, false, "iscatter"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iallgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                              Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.enter("iallgather");
+        try {
+            engine.checkAbort();
+            return started(nbc.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+                recvCount, recvType, false, "iallgather"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ialltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                             Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.enter("ialltoall");
+        try {
+            engine.checkAbort();
+            return started(nbc.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset,
+                recvCount, recvType, false, "ialltoall"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType,
+                            int root) {
+        life.enter("igatherv");
+        try {
+            engine.checkAbort();
+            return started(nbc.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts,
+                displs, recvType, root, "igatherv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                             Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("iscatterv");
+        try {
+            engine.checkAbort();
+            return started(nbc.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset,
+                recvCount, recvType, root, "iscatterv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                               Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        life.enter("iallgatherv");
+        try {
+            engine.checkAbort();
+            return started(nbc.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts,
+                displs, recvType, "iallgatherv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                              Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
+        life.enter("ialltoallv");
+        try {
+            engine.checkAbort();
+            return started(nbc.alltoallv(sendBuf, sendOffset, sendCounts, sdispls, sendType, recvBuf, recvOffset,
+                recvCounts, rdispls, recvType, "ialltoallv"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest barrierInit() {
+        life.enter("barrierInit");
+        try {
+            engine.checkAbort();
+            return nbc.barrier(true, "barrierInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest bcastInit(Object buf, int offset, int count, Datatype type, int root) {
+        life.enter("bcastInit");
+        try {
+            engine.checkAbort();
+            return nbc.bcast(buf, offset, count, type, root, true, "bcastInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest reduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                        Datatype type, Op op, int root) {
+        life.enter("reduceInit");
+        try {
+            engine.checkAbort();
+            return nbc.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root, true, "reduceInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest allreduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                           Datatype type, Op op) {
+        life.enter("allreduceInit");
+        try {
+            engine.checkAbort();
+            return nbc.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true, "allreduceInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest gatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("gatherInit");
+        try {
+            engine.checkAbort();
+            return nbc.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root,
+                true, "gatherInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest scatterInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        life.enter("scatterInit");
+        try {
+            engine.checkAbort();
+            return nbc.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root,
+                true, "scatterInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest allgatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.enter("allgatherInit");
+        try {
+            engine.checkAbort();
+            return nbc.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType,
+                true, "allgatherInit");
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public PersistentRequest alltoallInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        life.enter("alltoallInit");
+        try {
+            engine.checkAbort();
+            return nbc.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType,
+                true, "alltoallInit");
+        } finally {
+            life.exit();
+        }
     }
 
     // ------------------------------------------------------------ communicators

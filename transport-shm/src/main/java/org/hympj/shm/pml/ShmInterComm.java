@@ -490,4 +490,128 @@ final class ShmInterComm implements InterComm {
         return "InterComm[rank " + local.rank + " of " + local.size + ", remote size " + peers.size + ", context "
             + peers.ctx + "]";
     }
+
+    // ---- non-blocking and persistent collectives: MPI defines them here, HyMPJ does not have them yet
+
+    private static UnsupportedOperationException notYet(String op) {
+        return new UnsupportedOperationException(op + " is not implemented on an intercommunicator yet "
+            + "(non-blocking and persistent collectives run on intracommunicators; merge it first)");
+    }
+
+    @Override
+    public Request ibarrier() {
+        throw notYet("ibarrier");
+    }
+
+    @Override
+    public Request ibcast(Object buf, int offset, int count, Datatype type, int root) {
+        throw notYet("ibcast");
+    }
+
+    @Override
+    public Request ireduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                           Op op, int root) {
+        throw notYet("ireduce");
+    }
+
+    @Override
+    public Request iallreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                              Datatype type, Op op) {
+        throw notYet("iallreduce");
+    }
+
+    @Override
+    public Request igather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        throw notYet("igather");
+    }
+
+    @Override
+    public Request iscatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        throw notYet("iscatter");
+    }
+
+    @Override
+    public Request iallgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                              Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        throw notYet("iallgather");
+    }
+
+    @Override
+    public Request ialltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                             Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        throw notYet("ialltoall");
+    }
+
+    @Override
+    public Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType,
+                            int root) {
+        throw notYet("igatherv");
+    }
+
+    @Override
+    public Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                             Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        throw notYet("iscatterv");
+    }
+
+    @Override
+    public Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                               Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        throw notYet("iallgatherv");
+    }
+
+    @Override
+    public Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
+                              Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType) {
+        throw notYet("ialltoallv");
+    }
+
+    @Override
+    public PersistentRequest barrierInit() {
+        throw notYet("barrierInit");
+    }
+
+    @Override
+    public PersistentRequest bcastInit(Object buf, int offset, int count, Datatype type, int root) {
+        throw notYet("bcastInit");
+    }
+
+    @Override
+    public PersistentRequest reduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                        Datatype type, Op op, int root) {
+        throw notYet("reduceInit");
+    }
+
+    @Override
+    public PersistentRequest allreduceInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                                           Datatype type, Op op) {
+        throw notYet("allreduceInit");
+    }
+
+    @Override
+    public PersistentRequest gatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        throw notYet("gatherInit");
+    }
+
+    @Override
+    public PersistentRequest scatterInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        throw notYet("scatterInit");
+    }
+
+    @Override
+    public PersistentRequest allgatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        throw notYet("allgatherInit");
+    }
+
+    @Override
+    public PersistentRequest alltoallInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        throw notYet("alltoallInit");
+    }
 }
