@@ -148,6 +148,8 @@ public final class JobDirectory {
                 jd.stage(files, space, jd.timelinesFile(), timelinesBytes(config.size));
             }
             jd.stage(files, space, jd.collFile(), collBytes(config.size));
+            // the control file too: a job started beside this one may take the last pages meanwhile
+            Path ctlTmp = jd.stage(files, space, jd.controlFile(), JobControl.fileSize(config.size));
             if (config.p2p.equals("onesided")) {
                 for (int r = 0; r < config.size; r++) {
                     jd.stage(files, space, jd.oneSidedFile(r), FileLayout.oneSidedFileBytes(config.size));
@@ -155,6 +157,7 @@ public final class JobDirectory {
             }
             try {
                 space.reserve();
+                JobControl.create(ctlTmp, config.size).close(); // on its reserved pages, before it is published
             } catch (IOException e) {
                 throw new IOException(String.format(
                     "cannot reserve the %d MiB of shared memory a job of %d ranks needs in %s (%s); lower -np, "
@@ -167,12 +170,13 @@ public final class JobDirectory {
             for (Path[] f : files) {
                 publish(f[0], f[1]);
             }
-            Path ctlTmp = jd.createTemp(jd.controlFile(), JobControl.fileSize(config.size));
-            SpaceReservation.writeZeros(ctlTmp, JobControl.fileSize(config.size));
-            JobControl.create(ctlTmp, config.size).close();
-            publish(ctlTmp, jd.controlFile());
             Path propsTmp = dir.resolve(".job.properties.tmp");
-            config.store(propsTmp);
+            try {
+                config.store(propsTmp); // a page of its own: the one write left after the reservation
+            } catch (IOException e) {
+                throw new IOException("not enough free space in " + root + " to write the job's properties ("
+                    + e.getMessage() + "); lower -np or --segment-size, or free " + root, e);
+            }
             restrict(propsTmp);
             publish(propsTmp, dir.resolve("job.properties"));  // last: its presence means "complete"
         } catch (IOException | RuntimeException e) {
@@ -196,10 +200,11 @@ public final class JobDirectory {
     }
 
     /** Creates {@code target}'s temporary file and lists it for reservation and publication. */
-    private void stage(List<Path[]> files, SpaceReservation space, Path target, long size) throws IOException {
+    private Path stage(List<Path[]> files, SpaceReservation space, Path target, long size) throws IOException {
         Path tmp = createTemp(target, size);
         files.add(new Path[] {tmp, target});
         space.add(tmp, size);
+        return tmp;
     }
 
     private Path createTemp(Path target, long size) throws IOException {
