@@ -146,7 +146,7 @@ public final class LaunchSpec {
     }
 
     public LaunchSpec idle(String i) {
-        if (i.startsWith("backoff:")) {
+        if (i.startsWith("backoff:") || i.startsWith("plain:")) {
             org.hympj.shm.pml.Idler.backoffParameters(i); // refused here, before any rank starts
         } else if (!java.util.List.of("auto", "spin", "yield", "backoff").contains(i)) {
             throw new IllegalArgumentException("--idle must be auto, spin, yield, backoff or "

@@ -75,6 +75,10 @@ public final class Idler {
             long[] v = backoffParameters(idle);
             return new BackoffIdleStrategy(v[0], v[1], v[2], v[3]);
         }
+        if (idle.startsWith("plain:")) {
+            long[] v = backoffParameters(idle);
+            return new SpinYieldParkIdleStrategy(v[0], v[1], v[2], v[3]);
+        }
         switch (idle) {
             case "spin":
                 return NoOpIdleStrategy.INSTANCE;
