@@ -149,8 +149,9 @@ public final class LaunchSpec {
         if (i.startsWith("backoff:") || i.startsWith("plain:")) {
             org.hympj.shm.pml.Idler.backoffParameters(i); // refused here, before any rank starts
         } else if (!java.util.List.of("auto", "spin", "yield", "backoff").contains(i)) {
-            throw new IllegalArgumentException("--idle must be auto, spin, yield, backoff or "
-                + "backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS, was '" + i + "'");
+            throw new IllegalArgumentException("--idle must be auto, spin, yield, backoff, "
+                + "backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS or plain:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS, was '"
+                + i + "'");
         }
         this.idle = i;
         return this;

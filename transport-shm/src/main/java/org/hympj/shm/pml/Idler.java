@@ -100,12 +100,15 @@ public final class Idler {
         }
     }
 
-    /** backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS (Agrona's BackoffIdleStrategy), for measuring waits. */
+    /**
+     * backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS (Agrona's BackoffIdleStrategy) or plain:… (the
+     * same without the spin hint, SpinYieldParkIdleStrategy), for measuring waits.
+     */
     public static long[] backoffParameters(String idle) {
         String[] p = idle.split(":");
         if (p.length != 5) {
-            throw new IllegalArgumentException("--idle backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS: expected 4 numbers, "
-                + "was " + idle);
+            throw new IllegalArgumentException("--idle " + p[0] + ":SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS: expected 4 "
+                + "numbers, was " + idle);
         }
         long[] v = new long[4];
         for (int i = 0; i < 4; i++) {

@@ -8,10 +8,10 @@ import org.agrona.concurrent.IdleStrategy;
  * {@code BackoffIdleStrategy}, except that the spin phase does not execute the CPU's spin-wait
  * hint ({@code Thread.onSpinWait}, x86 PAUSE). Inside a virtual machine a loop of PAUSE longer
  * than the hypervisor's window makes the vCPU exit to the host (KVM's pause-loop exiting), which
- * may run something else there: measured on this project's 2-vCPU machine, every launch that
- * started after a second of idle CPUs ran a 1 MB heap ping-pong at 340–400 µs instead of 40 µs
- * with 500 hinted spins, and at 40–60 µs with plain spins or with none (docs/PERFORMANCE.md).
- * A plain spin costs a core the same and never leaves the guest.
+ * may run something else there. Selected with {@code --idle plain:…}, to measure whether that
+ * matters: on this project's 2-vCPU machine the slow launches of the heap path came and went
+ * with the machine under every policy, this one included (docs/PERFORMANCE.md), so the
+ * default is unchanged.
  */
 final class SpinYieldParkIdleStrategy implements IdleStrategy {
     private final long maxSpins;
