@@ -34,7 +34,7 @@ import org.hympj.rsched.StartOrder;
  *
  * <p>The event loop is allocation-free: requests, messages and events live in primitive
  * arrays (grown by doubling while a run warms up), the event queue is a binary heap of
- * (time, sequence) keys.
+ * (time, acting rank, sequence) keys: events at one instant go in rank order, as the emulator books them.
  */
 public final class Sim {
     // event kinds
@@ -99,6 +99,9 @@ public final class Sim {
     private long[] rDoneAt = new long[64];
     private int[] rNext = new int[64];
     private long[] rSeqPlannedAt = new long[64];
+    /** When each request last started, in the order of its rank's starts (ties of its data at one instant). */
+    private long[] rStartOrder = new long[64];
+    private long starts;
 
     // request sets (startAll / waitAll)
     final List<int[]> sets = new ArrayList<>();
@@ -321,6 +324,7 @@ public final class Sim {
         rDoneAt = Arrays.copyOf(rDoneAt, n);
         rNext = Arrays.copyOf(rNext, n);
         rSeqPlannedAt = Arrays.copyOf(rSeqPlannedAt, n);
+        rStartOrder = Arrays.copyOf(rStartOrder, n);
     }
 
     // ------------------------------------------------------------------ running
@@ -650,6 +654,7 @@ public final class Sim {
 
     private void start(int q, long now) {
         rDone[q] = false;
+        rStartOrder[q] = ++starts;
         if (rSend[q]) {
             startSend(q, now);
         } else {
@@ -993,6 +998,22 @@ public final class Sim {
         mFree = m;
     }
 
+    private static final long SEQ_MASK = (1L << 43) - 1;
+
+    /** The rank an event is handled by (whose bookings it may make). */
+    private int actingRank(int kind, int id) {
+        switch (kind) {
+            case EV_RESUME:
+                return id;
+            case EV_CTS:
+                return mSrc[id];        // the sender reads the clear-to-send and plans its data
+            case EV_SEND_DONE:
+                return rOwner[id];
+            default:
+                return mDst[id];        // deliveries, completion notices, arrivals: the receiver
+        }
+    }
+
     private void push(long time, int kind, int id) {
         if (hSize == hTime.length) {
             int n = hSize * 2;
@@ -1000,7 +1021,16 @@ public final class Sim {
             hSeq = Arrays.copyOf(hSeq, n);
             hPay = Arrays.copyOf(hPay, n);
         }
-        long s = seq++;
+        // events at one instant: first those that only read packets, then those that may book
+        // (a rank resuming, a sender reading its clear-to-send), each in the order of the rank
+        // that acts on them, then as pushed — the emulator's rule (VirtualOrder: a packet stamped
+        // with the instant holds every booking at it; equal bookings go in rank order)
+        // (a rank's data released at one instant before its own resumption, in its sends' start
+        // order, as the emulator's DeferredBookings; everything else as pushed)
+        boolean books = kind == EV_RESUME || kind == EV_CTS;
+        long order = kind == EV_CTS ? rStartOrder[mSend[id]] : (1L << 42) | seq;
+        seq++;
+        long s = (books ? 1L << 62 : 0) | ((long) actingRank(kind, id) << 43) | (order & SEQ_MASK);
         long pay = ((long) kind << 32) | (id & 0xffffffffL);
         int i = hSize++;
         while (i > 0) {
