@@ -411,8 +411,11 @@ public final class NbcRank {
         c.barrier();
         c.ibarrier().waitFor(); // by now the freed broadcast has had every chance to finish
         long until = System.nanoTime() + 20_000_000_000L;
+        int[] token = {me};
+        int[] back = new int[1];
         while (big[LARGE - 1] != 9.0) {
-            c.iprobe(Comm.ANY_SOURCE, 12345); // any call moves it on
+            // any call that waits moves it on (a blocking exchange with itself: iprobe is not on --p2p onesided)
+            c.sendrecv(token, 0, 1, Datatype.INT, me, 12345, back, 0, 1, Datatype.INT, me, 12345);
             check(System.nanoTime() < until, "the freed ibcast never finished");
         }
     }
