@@ -35,6 +35,7 @@ public final class ShmFabric implements AutoCloseable {
     private final BulkInbound[] bulkIn;
     private final MappedByteBuffer timelinesMap;
     private final long ringSlot;
+    private boolean selfPending;
     private final int ringLen;
     private final MappedByteBuffer collMap;
     private final long[] segmentAddress;
@@ -107,7 +108,23 @@ public final class ShmFabric implements AutoCloseable {
 
     /** The ring my packets to {@code peer} on {@code channel} go into. */
     public OneToOneRingBuffer ring(int channel, int peer) {
+        if (peer == rank) {
+            selfPending = true; // this rank may have written to itself: read those rings too
+        }
         return outbound[channel * size + peer];
+    }
+
+    /**
+     * True when this rank's rings from itself may hold packets: only this rank writes them, so
+     * a progress pass need not read them otherwise (one ring in two of a 2-rank job).
+     */
+    public boolean selfPending() {
+        return selfPending;
+    }
+
+    /** The rings from this rank to itself are read empty. */
+    public void selfDrained() {
+        selfPending = false;
     }
 
     /** The ring packets from {@code peer} on {@code channel} arrive in. */

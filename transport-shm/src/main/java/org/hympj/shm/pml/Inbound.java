@@ -19,6 +19,7 @@ final class Inbound implements ControlledMessageHandler {
     private final RendezvousProtocol rendezvous;
     private final int channels;
     private final int size;
+    private final int rank;
     private int currentSource;
     private int currentChannel;
 
@@ -29,19 +30,36 @@ final class Inbound implements ControlledMessageHandler {
         this.rendezvous = rendezvous;
         this.channels = fabric.channels();
         this.size = fabric.size();
+        this.rank = fabric.rank();
     }
 
     /** Reads up to READ_LIMIT packets from every ring; returns how many were taken. */
     int poll() {
         int work = 0;
+        boolean self = fabric.selfPending();
         for (int c = 0; c < channels; c++) {
             currentChannel = c;
             for (int s = 0; s < size; s++) {
+                if (s == rank && !self) {
+                    continue; // nothing this rank sent itself
+                }
                 currentSource = s;
                 work += fabric.inbound(c, s).controlledRead(this, READ_LIMIT);
             }
         }
+        if (self && selfEmpty()) {
+            fabric.selfDrained();
+        }
         return work;
+    }
+
+    private boolean selfEmpty() {
+        for (int c = 0; c < channels; c++) {
+            if (fabric.inbound(c, rank).size() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
