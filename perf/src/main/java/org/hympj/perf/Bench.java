@@ -225,6 +225,9 @@ public final class Bench {
                 spec.segmentBytes(((need >> 20) + 4) << 20);
             }
         }
+        if (o.bindTo != null) {
+            spec.bindTo(o.bindTo);
+        }
         if (o.jit != null) {
             spec.jit(o.jit);
         }

@@ -16,6 +16,8 @@ public final class BenchOptions {
     public String idle;
     /** mpjrun --jit (null: the launcher's default, auto). */
     public String jit;
+    /** mpjrun --bind-to (null: the launcher's default, none). */
+    public String bindTo;
     public Integer eagerLimit;
     public Long segmentSize;
     public Integer ringSize;
@@ -78,6 +80,7 @@ public final class BenchOptions {
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
         "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
+        "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
         "  --subcluster S        --model M              --jvm-arg ARG (repeatable)");
 
@@ -163,6 +166,9 @@ public final class BenchOptions {
             case "--jit":
                 jit = value(argv, i + 1, a);
                 return i + 1;
+            case "--bind-to":
+                bindTo = value(argv, i + 1, a);
+                return i + 1;
             case "--eager-limit":
                 eagerLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
                 return i + 1;
@@ -194,6 +200,9 @@ public final class BenchOptions {
         }
         if (jit != null) {
             o.add("--jit " + jit);
+        }
+        if (bindTo != null) {
+            o.add("--bind-to " + bindTo);
         }
         if (eagerLimit != null) {
             o.add("--eager-limit " + eagerLimit);
@@ -239,6 +248,7 @@ public final class BenchOptions {
         o.timeout = timeout;
         o.idle = idle;
         o.jit = jit;
+        o.bindTo = bindTo;
         o.eagerLimit = eagerLimit;
         o.segmentSize = segmentSize;
         o.ringSize = ringSize;

@@ -41,6 +41,7 @@ public final class LaunchSpec {
     int subcluster = 0;
     String idle = "auto";
     String jit = "auto";
+    String bindTo = "none";
     String coll = "";
     String route = "auto";
     String routeTable = "";
@@ -163,6 +164,19 @@ public final class LaunchSpec {
      */
     public LaunchSpec jit(String j) {
         this.jit = j;
+        return this;
+    }
+
+    /**
+     * Where the ranks may run: "none" (anywhere, the default) or "core" (rank r on the r-th CPU
+     * this launcher may use, modulo their number, as Open MPI's --bind-to core; by util-linux's
+     * taskset).
+     */
+    public LaunchSpec bindTo(String b) {
+        if (!b.equals("none") && !b.equals("core")) {
+            throw new IllegalArgumentException("--bind-to must be none or core, was '" + b + "'");
+        }
+        this.bindTo = b;
         return this;
     }
 

@@ -81,6 +81,12 @@ public final class Launcher {
         }
         // --idle was checked by LaunchSpec.idle
         jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()); // checks --jit first
+        int[] cpus = null;
+        String taskset = null;
+        if (spec.bindTo.equals("core")) {
+            taskset = CpuBinding.taskset();      // both fail here, before any file or rank exists
+            cpus = CpuBinding.allowedCpus();
+        }
         String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
@@ -111,7 +117,7 @@ public final class Launcher {
         }
         org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
         JobDirectory job = JobDirectory.create(config);
-        Running running = new Running(spec, job);
+        Running running = new Running(spec, job, taskset, cpus);
         Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -135,9 +141,14 @@ public final class Launcher {
         private final StringBuilder[] outputs;
         private final List<Thread> pumps = new ArrayList<>();
         private volatile boolean stopping;
+        /** --bind-to core: taskset's path and the CPUs rank r % n is bound to; null otherwise. */
+        private final String taskset;
+        private final int[] cpus;
 
-        Running(LaunchSpec spec, JobDirectory job) {
+        Running(LaunchSpec spec, JobDirectory job, String taskset, int[] cpus) {
             this.spec = spec;
+            this.taskset = taskset;
+            this.cpus = cpus;
             this.job = job;
             this.procs = new Process[spec.np];
             this.outputs = new StringBuilder[spec.np];
@@ -159,6 +170,11 @@ public final class Launcher {
 
         private Process start(int rank, List<String> flags) throws IOException {
             List<String> cmd = new ArrayList<>();
+            if (cpus != null) {
+                cmd.add(taskset);
+                cmd.add("-c");
+                cmd.add(Integer.toString(cpus[rank % cpus.length]));
+            }
             cmd.add(javaCommand());
             cmd.addAll(flags);
             cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));

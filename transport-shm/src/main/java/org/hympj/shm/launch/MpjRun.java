@@ -60,6 +60,8 @@ public final class MpjRun {
         "  --idle POLICY         how waiting ranks idle: auto (default), spin, yield, backoff, or",
         "                        backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS or plain:... (the same, spinning",
         "                        without the PAUSE hint): for measuring waits",
+        "  --bind-to none|core   core: rank r runs only on the r-th CPU this launcher may use (modulo their",
+        "                        number; util-linux taskset), as Open MPI's --bind-to core; none (default)",
         "  --jit auto|c1|tiered  the ranks' JIT compiler: c1 only, or C1 then C2 (tiered); auto (default):",
         "                        c1 when ranks >= cores (compiler threads would compete with the ranks)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
@@ -199,6 +201,9 @@ public final class MpjRun {
                     break;
                 case "--jit":
                     spec.jit(value(argv, ++i, a));
+                    break;
+                case "--bind-to":
+                    spec.bindTo(value(argv, ++i, a));
                     break;
                 case "--jvm-arg":
                     spec.jvmArg(value(argv, ++i, a));
