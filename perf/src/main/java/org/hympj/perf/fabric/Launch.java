@@ -180,7 +180,12 @@ final class Launch {
 
     static String build() {
         String b = System.getenv("HYMPJ_BUILD");
-        return b != null && !b.isBlank() ? b : "jars " + System.getProperty("java.class.path", "").split(":")[0];
+        if (b != null && !b.isBlank()) {
+            return b;
+        }
+        // named by its path in the repo: results never name a path of the machine they ran on
+        Path jar = Paths.get(System.getProperty("java.class.path", "").split(":")[0]).toAbsolutePath().normalize();
+        return jar.startsWith(home()) ? "jars " + home().relativize(jar.getParent()) : "a copy of a build's jars";
     }
 
     static String today() {
