@@ -238,7 +238,8 @@ final class Collectives {
         System.arraycopy(src, offset, acc, 0, count);
     }
 
-    private static Object scratch(Object[] pool, Primitive p, int count) {
+    /** An array of at least {@code count} elements of {@code p} from {@code pool} (one per primitive), grown on demand. */
+    static Object scratch(Object[] pool, Primitive p, int count) {
         Object a = pool[p.ordinal()];
         if (a == null || Array.getLength(a) < count) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(count, 16));

@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import java.lang.reflect.Array;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.InterComm;
@@ -115,7 +114,7 @@ final class InterCollectives {
             int n = peers.size;
             Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * n, recvType, local.segment);
             for (int i = 0; i < n; i++) {
-                peers.collRecv(recvBuf, block(recvOffset, recvCount, recvType, i), recvCount, recvType, i, TAG_GATHER);
+                peers.collRecv(recvBuf, Collectives.block(recvOffset, recvCount, recvType, i), recvCount, recvType, i, TAG_GATHER);
             }
             return;
         }
@@ -134,7 +133,7 @@ final class InterCollectives {
             int n = peers.size;
             Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * n, sendType, local.segment);
             for (int i = 0; i < n; i++) {
-                peers.collSend(sendBuf, block(sendOffset, sendCount, sendType, i), sendCount, sendType, i, TAG_SCATTER);
+                peers.collSend(sendBuf, Collectives.block(sendOffset, sendCount, sendType, i), sendCount, sendType, i, TAG_SCATTER);
             }
             return;
         }
@@ -177,9 +176,9 @@ final class InterCollectives {
             int from = (me - k + max) % max;
             to = to < remote ? to : Comm.PROC_NULL;
             from = from < remote ? from : Comm.PROC_NULL;
-            peers.exchange(sendBuf, to == Comm.PROC_NULL ? sendOffset : block(sendOffset, sendCount, sendType, to),
+            peers.exchange(sendBuf, to == Comm.PROC_NULL ? sendOffset : Collectives.block(sendOffset, sendCount, sendType, to),
                 sendCount, sendType, to,
-                recvBuf, from == Comm.PROC_NULL ? recvOffset : block(recvOffset, recvCount, recvType, from), recvCount,
+                recvBuf, from == Comm.PROC_NULL ? recvOffset : Collectives.block(recvOffset, recvCount, recvType, from), recvCount,
                 recvType, from, TAG_ALLTOALL);
         }
     }
@@ -312,17 +311,7 @@ final class InterCollectives {
 
     /** A staging array for {@code count} items of {@code type}, reused across calls. */
     private Object scratch(Datatype type, int count) {
-        Primitive p = type.primitive();
-        int n = Math.toIntExact(type.span(count));
-        Object a = scratch[p.ordinal()];
-        if (a == null || Array.getLength(a) < n) {
-            a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(n, 16));
-            scratch[p.ordinal()] = a;
-        }
-        return a;
+        return Collectives.scratch(scratch, type.primitive(), Math.toIntExact(type.span(count)));
     }
 
-    private static int block(int offset, int count, Datatype type, int i) {
-        return Math.toIntExact(offset + (long) i * count * type.extent());
-    }
 }

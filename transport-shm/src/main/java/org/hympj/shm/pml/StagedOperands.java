@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import java.lang.reflect.Array;
 import org.agrona.UnsafeApi;
 import org.hympj.api.Datatype;
 import org.hympj.api.Primitive;
@@ -34,12 +33,12 @@ final class StagedOperands {
 
     /** The input array of {@code n} elements of {@code p} (contents unspecified). */
     Object in(Primitive p, int n) {
-        return array(in, p, n);
+        return Collectives.scratch(in, p, n);
     }
 
     /** The output array of {@code n} elements of {@code p} (contents unspecified). */
     Object out(Primitive p, int n) {
-        return array(out, p, n);
+        return Collectives.scratch(out, p, n);
     }
 
     /** Copies {@code count} items of {@code type} at {@code offset} of {@code from} into {@code to}[0 …]. */
@@ -60,12 +59,4 @@ final class StagedOperands {
         return UnsafeApi.arrayBaseOffset(p.arrayClass());
     }
 
-    private static Object array(Object[] pool, Primitive p, int n) {
-        Object a = pool[p.ordinal()];
-        if (a == null || Array.getLength(a) < n) {
-            a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(n, 16));
-            pool[p.ordinal()] = a;
-        }
-        return a;
-    }
 }
