@@ -193,7 +193,7 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
             if (kind("Gatherv", sendtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                new ObjectCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, displs, recvtype, root);
                 return;
             }
@@ -233,7 +233,7 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (kind("Scatterv", recvtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).scatterv(sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+                new ObjectCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
                     recvoffset, recvcount, recvtype, root);
                 return;
             }
@@ -269,7 +269,7 @@ public class Intracomm extends Comm {
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
             if (kind("Allgatherv", sendtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                new ObjectCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, displs, recvtype);
                 return;
             }

@@ -43,73 +43,24 @@ final class ObjectCollectives {
         return out;
     }
 
+    // every block the same size: the per-rank-count variants below with uniform counts
+
     void gather(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                 Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
-        checkRoot("Gather", root);
-        byte[] data = Buffers.serialize("Gather", Buffers.objects("Gather", sendbuf), sendoffset,
-            objects(sendtype, sendcount));
-        Object[] out = null;
-        int per = 0;
-        if (rank == root) {
-            per = objects(recvtype, recvcount);
-            out = recvObjects("Gather", recvbuf, recvoffset, per, size, recvtype);
-        }
-        int[] lengths = new int[size];
-        core.gather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT, root);
-        int[] displs = displacements(lengths);
-        byte[] all = new byte[rank == root ? total(lengths) : 0];
-        core.gatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displs, Datatype.BYTE, root);
-        if (rank == root) {
-            place("Gather", all, lengths, displs, out, recvoffset, per);
-        }
+        gatherv("Gather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            uniform(recvcount, size, false), uniform(recvcount, size, true), recvtype, root);
     }
 
     void allgather(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                    Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype) {
-        byte[] data = Buffers.serialize("Allgather", Buffers.objects("Allgather", sendbuf), sendoffset,
-            objects(sendtype, sendcount));
-        int per = objects(recvtype, recvcount);
-        Object[] out = recvObjects("Allgather", recvbuf, recvoffset, per, size, recvtype);
-        int[] lengths = new int[size];
-        core.allgather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT);
-        int[] displs = displacements(lengths);
-        byte[] all = new byte[total(lengths)];
-        core.allgatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displs, Datatype.BYTE);
-        place("Allgather", all, lengths, displs, out, recvoffset, per);
+        allgatherv("Allgather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            uniform(recvcount, size, false), uniform(recvcount, size, true), recvtype);
     }
 
     void scatter(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                  Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
-        checkRoot("Scatter", root);
-        int per = objects(recvtype, recvcount);
-        Object[] out = recvObjects("Scatter", recvbuf, recvoffset, per, 1, recvtype);
-        int[] lengths = new int[size];
-        byte[] all = new byte[0];
-        if (rank == root) {
-            if (Comm.kind("Scatter", sendtype) != mpi.Datatype.Kind.OBJECT) {
-                throw new MPIException("Scatter: the receive type is OBJECT, so the send type must be too, was "
-                    + sendtype);
-            }
-            Object[] in = Buffers.objects("Scatter", sendbuf);
-            int n = objects(sendtype, sendcount);
-            if (sendoffset < 0 || sendoffset + (long) n * size > in.length) {
-                throw new MPIException("Scatter: " + size + " blocks of " + n + " objects from offset " + sendoffset
-                    + " do not fit in sendbuf (length " + in.length + ")");
-            }
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            for (int i = 0; i < size; i++) {
-                byte[] b = Buffers.serialize("Scatter", in, sendoffset + i * n, n);
-                lengths[i] = b.length;
-                bytes.write(b, 0, b.length);
-            }
-            all = bytes.toByteArray();
-        }
-        int[] mine = new int[1];
-        core.scatter(lengths, 0, 1, Datatype.INT, mine, 0, 1, Datatype.INT, root);
-        byte[] data = new byte[mine[0]];
-        core.scatterv(all, 0, lengths, displacements(lengths), Datatype.BYTE, data, 0, data.length, Datatype.BYTE,
-            root);
-        Buffers.deserialize("Scatter", data, out, recvoffset, per);
+        scatterv("Scatter", sendbuf, sendoffset, uniform(sendcount, size, false), uniform(sendcount, size, true),
+            sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
     }
 
     // ---------------------------------------------------------------- per-rank counts (v) and all-to-all
@@ -164,60 +115,60 @@ final class ObjectCollectives {
         return v;
     }
 
-    void gatherv(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
+    void gatherv(String call, Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                  Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype, int root) {
-        checkRoot("Gatherv", root);
-        byte[] data = Buffers.serialize("Gatherv", Buffers.objects("Gatherv", sendbuf), sendoffset,
+        checkRoot(call, root);
+        byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
             objects(sendtype, sendcount));
         Object[] out = null;
         if (rank == root) {
-            out = recvObjects("Gatherv", recvbuf, recvoffset, 0, 0, recvtype);
-            checkBlocks("Gatherv", "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+            out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+            checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
         }
         int[] lengths = new int[size];
         core.gather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT, root);
         byte[] all = new byte[rank == root ? total(lengths) : 0];
         core.gatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displacements(lengths), Datatype.BYTE, root);
         if (rank == root) {
-            placeBlocks("Gatherv", all, lengths, out, recvoffset, recvcounts, displs, recvtype);
+            placeBlocks(call, all, lengths, out, recvoffset, recvcounts, displs, recvtype);
         }
     }
 
-    void scatterv(Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, mpi.Datatype sendtype,
+    void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, mpi.Datatype sendtype,
                   Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
-        checkRoot("Scatterv", root);
+        checkRoot(call, root);
         int per = objects(recvtype, recvcount);
-        Object[] out = recvObjects("Scatterv", recvbuf, recvoffset, per, 1, recvtype);
+        Object[] out = recvObjects(call, recvbuf, recvoffset, per, 1, recvtype);
         int[] lengths = new int[size];
         byte[] all = new byte[0];
         if (rank == root) {
-            if (Comm.kind("Scatterv", sendtype) != mpi.Datatype.Kind.OBJECT) {
-                throw new MPIException("Scatterv: the receive type is OBJECT, so the send type must be too, was "
+            if (Comm.kind(call, sendtype) != mpi.Datatype.Kind.OBJECT) {
+                throw new MPIException(call + ": the receive type is OBJECT, so the send type must be too, was "
                     + sendtype);
             }
-            Object[] in = Buffers.objects("Scatterv", sendbuf);
-            checkBlocks("Scatterv", "send", in, sendoffset, sendcounts, displs, sendtype, size);
-            all = serializeBlocks("Scatterv", in, sendoffset, sendcounts, displs, sendtype, lengths);
+            Object[] in = Buffers.objects(call, sendbuf);
+            checkBlocks(call, "send", in, sendoffset, sendcounts, displs, sendtype, size);
+            all = serializeBlocks(call, in, sendoffset, sendcounts, displs, sendtype, lengths);
         }
         int[] mine = new int[1];
         core.scatter(lengths, 0, 1, Datatype.INT, mine, 0, 1, Datatype.INT, root);
         byte[] data = new byte[mine[0]];
         core.scatterv(all, 0, lengths, displacements(lengths), Datatype.BYTE, data, 0, data.length, Datatype.BYTE,
             root);
-        Buffers.deserialize("Scatterv", data, out, recvoffset, per);
+        Buffers.deserialize(call, data, out, recvoffset, per);
     }
 
-    void allgatherv(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
+    void allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                     Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype) {
-        byte[] data = Buffers.serialize("Allgatherv", Buffers.objects("Allgatherv", sendbuf), sendoffset,
+        byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
             objects(sendtype, sendcount));
-        Object[] out = recvObjects("Allgatherv", recvbuf, recvoffset, 0, 0, recvtype);
-        checkBlocks("Allgatherv", "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+        Object[] out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
         int[] lengths = new int[size];
         core.allgather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT);
         byte[] all = new byte[total(lengths)];
         core.allgatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displacements(lengths), Datatype.BYTE);
-        placeBlocks("Allgatherv", all, lengths, out, recvoffset, recvcounts, displs, recvtype);
+        placeBlocks(call, all, lengths, out, recvoffset, recvcounts, displs, recvtype);
     }
 
     void alltoall(Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
@@ -258,12 +209,5 @@ final class ObjectCollectives {
             t += l;
         }
         return t;
-    }
-
-    private static void place(String call, byte[] all, int[] lengths, int[] displs, Object[] out, int offset, int per) {
-        for (int i = 0; i < lengths.length; i++) {
-            Buffers.deserialize(call, Arrays.copyOfRange(all, displs[i], displs[i] + lengths[i]), out, offset + i * per,
-                per);
-        }
     }
 }
