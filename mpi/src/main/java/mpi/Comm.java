@@ -28,6 +28,16 @@ public class Comm {
         return all;
     }
 
+    /**
+     * HyMPJ extension (not mpiJava): the core API's communicator this one stands for, for a
+     * program that moves from the mpiJava API to {@code org.hympj.api} one part at a time, or
+     * that wants a core-only feature (segment buffers, {@code compute}, route statistics). Both
+     * may be used on the same communicator: they share its matching space and its order.
+     */
+    public org.hympj.api.Comm core() {
+        return core;
+    }
+
     // ---------------------------------------------------------------- queries
 
     public int Rank() {

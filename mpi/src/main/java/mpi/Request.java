@@ -132,8 +132,9 @@ public class Request {
     /** Waits for every request; a status per position (empty for null ones). */
     public static Status[] Waitall(Request[] requests) {
         checkArray("Waitall", requests);
+        RuntimeException coreError = waitAllInCore(requests);
         Status[] out = new Status[requests.length];
-        MPIException first = null;
+        MPIException first = coreError == null ? null : MPIException.of("Wait", coreError); // as the per-request Wait words it
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             try {
@@ -149,6 +150,49 @@ public class Request {
             throw new MPIException("Waitall: " + first.getMessage(), first);
         }
         return out;
+    }
+
+    /**
+     * When every active request is an operation of the core (the common case: sends and
+     * receives of primitive arrays, segment buffers, persistent ones), waits for all of them in
+     * one core {@code waitAll} — one progress loop instead of one per request, and a persistent
+     * set started together under {@code --sched} ends together, as the core's own Waitall does
+     * — and marks them completed for the report. Returns the first error the core threw (after
+     * every request completed), or null; does nothing when some request is the facade's own
+     * (buffered sends, OBJECT receives), which the per-request loop then waits for.
+     */
+    private static RuntimeException waitAllInCore(Request[] requests) {
+        org.hympj.api.Request[] cores = null;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r == null || r.ready || !r.isActive()) {
+                continue;
+            }
+            if (!(r.impl instanceof CorePending)) {
+                return null;
+            }
+            if (cores == null) {
+                cores = new org.hympj.api.Request[requests.length];
+            }
+            cores[i] = ((CorePending) r.impl).core;
+        }
+        if (cores == null) {
+            return null;
+        }
+        RuntimeException error = null;
+        try {
+            org.hympj.api.Request.waitAll(cores);
+        } catch (RuntimeException e) {
+            error = e;
+        }
+        for (int i = 0; i < cores.length; i++) {
+            if (cores[i] != null) {
+                Request r = requests[i];
+                r.impl.waitFor(r.readyStatus); // completed (inactive in the core): fills the status only
+                r.ready = true;
+            }
+        }
+        return error;
     }
 
     /**

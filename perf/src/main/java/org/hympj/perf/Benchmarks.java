@@ -44,6 +44,15 @@ public final class Benchmarks {
             + "size = number of ranks",
             Collective.class, List.of("barrier"), 8, "barrier", List.of(8L), "heap",
             Duration.ofSeconds(300), null).withRanksAsSizes().withAlgorithms(BARRIER_ALGOS).withAnchor(EXTRA_ANCHOR));
+        register(new BenchDef("facade-pingpong", "what the mpiJava facade adds: 8-byte ping-pong through the core API and "
+            + "through package mpi, alternating batches in one launch, 2 ranks (us; ratio = facade / core)",
+            FacadeCompare.class, List.of("pingpong"), 2, "facade-pingpong", List.of(8L), "heap",
+            Duration.ofSeconds(300), null));
+        register(new BenchDef("facade-halo3d", "what the mpiJava facade adds: halo3d (persistent, Startall/Waitall) "
+            + "through the core API and through package mpi, alternating batches in one launch, 8 ranks "
+            + "(us per iteration; ratio = facade / core)",
+            FacadeCompare.class, List.of("halo3d"), 8, "facade-halo3d", List.of(16L, 32L, 64L, 128L), "heap",
+            Duration.ofSeconds(600), null));
         register(new BenchDef("scale-les3", "S3's SCALE-LES3 halo per RSched policy (--sched), 8 ranks 4x2 periodic (--np 9: 3x3), "
             + "pseudo-collective; size = k (modelled us per exchange)",
             ScaleLes3Bench.class, List.of("sched"), 8, "scale-les3", SCALE_LES3_KS, "segment",
