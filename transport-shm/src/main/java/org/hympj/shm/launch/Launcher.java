@@ -50,11 +50,12 @@ public final class Launcher {
     }
 
     /**
-     * The JIT flags for the ranks. With as many ranks as cores or more, every core runs a
-     * rank, and C2's compiler threads of N JVMs compete with them for seconds: measured on 2
-     * cores, 8-rank 3D halo N=16 240 µs per iteration with tiered compilation against 42 µs
-     * with C1 only, 2-rank 8-byte ping-pong 0.49 against 0.21 µs (docs/PERFORMANCE.md). Long
-     * compute-bound runs with free cores keep C2 (tiered).
+     * The JIT flags for the ranks. Oversubscribed (more ranks than cores), C2's compiler threads
+     * of N JVMs compete with the ranks for seconds: measured on 2 cores, 8-rank 3D halo N=16
+     * 240 µs per iteration with tiered compilation against 42 µs with C1 only
+     * (docs/PERFORMANCE.md), so C1 only. With a core per rank (MPI's usual placement) the ranks
+     * keep C2 (tiered): a user's kernels need it, and once compiled the library's paths are
+     * faster too (2-rank 8-byte ping-pong 0.38 against 0.50 µs with C1 only, session 7).
      */
     static List<String> jitFlags(String jit, int ranks, int cores) {
         switch (jit) {
@@ -63,7 +64,7 @@ public final class Launcher {
             case "tiered":
                 return List.of();
             case "auto":
-                return ranks >= cores ? List.of("-XX:TieredStopAtLevel=1") : List.of();
+                return ranks > cores ? List.of("-XX:TieredStopAtLevel=1") : List.of();
             default:
                 throw new IllegalArgumentException("--jit must be auto, c1 or tiered, was '" + jit + "'");
         }

@@ -63,7 +63,7 @@ public final class MpjRun {
         "  --bind-to none|core   core: rank r runs only on the r-th CPU this launcher may use (modulo their",
         "                        number; util-linux taskset), as Open MPI's --bind-to core; none (default)",
         "  --jit auto|c1|tiered  the ranks' JIT compiler: c1 only, or C1 then C2 (tiered); auto (default):",
-        "                        c1 when ranks >= cores (compiler threads would compete with the ranks)",
+        "                        c1 when ranks > cores (compiler threads would compete with the ranks)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",

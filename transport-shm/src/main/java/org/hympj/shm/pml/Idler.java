@@ -88,8 +88,10 @@ public final class Idler {
                 return new BackoffIdleStrategy(100, 100, 1_000, 1_000_000);
             case "auto":
                 if (ranks > cores) {
-                    // oversubscribed: hand the core over almost at once; park only after long quiet
-                    return new BackoffIdleStrategy(20, 20_000, 20_000, 500_000);
+                    // oversubscribed: hand the core over at once (a spin only delays the peer that needs
+                    // it: 8-rank halo3d N=16 54 against 80 us, barrier 17.5 against 31.6 us with 20 spins,
+                    // docs/PERFORMANCE.md); park only after long quiet
+                    return new BackoffIdleStrategy(0, 20_000, 20_000, 500_000);
                 }
                 // a few microseconds of spinning catches a quick reply; then yield, so the JVM's own
                 // compiler and GC threads get the core (long spins starved C2: minutes of warm-up)
