@@ -158,6 +158,17 @@ final class Progress {
         return (Req) q;
     }
 
+    /** The index of the first active request from {@code from} on whose transfer is not done, or the length. */
+    private static int firstNotDone(Request[] requests, int from) {
+        for (int i = from; i < requests.length; i++) {
+            Request q = requests[i];
+            if (q != null && req(q).active && !req(q).done) {
+                return i;
+            }
+        }
+        return requests.length;
+    }
+
     private static boolean allDone(Request[] requests) {
         for (Request q : requests) {
             if (q != null && req(q).active && !req(q).done) {
@@ -190,7 +201,9 @@ final class Progress {
     void awaitAll(Request[] requests) {
         idler.reset();
         events.waitBegin(requests.length, "waitAll");
-        while (!allDone(requests)) {
+        // a request that is done stays done while we wait: each pass looks from the first one that was not
+        int from = 0;
+        while ((from = firstNotDone(requests, from)) < requests.length) {
             idle(progress());
         }
         events.waitEnd(requests.length, "waitAll");
