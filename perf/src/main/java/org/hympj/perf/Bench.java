@@ -231,6 +231,9 @@ public final class Bench {
         if (o.jit != null) {
             spec.jit(o.jit);
         }
+        if (o.warmUp != null) {
+            spec.warmUp(o.warmUp);
+        }
         if (o.idle != null) {
             spec.idle(o.idle);
         }

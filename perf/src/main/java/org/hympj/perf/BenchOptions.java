@@ -16,6 +16,8 @@ public final class BenchOptions {
     public String idle;
     /** mpjrun --jit (null: the launcher's default, auto). */
     public String jit;
+    /** mpjrun --warm-up (null: the launcher's default, on). */
+    public String warmUp;
     /** mpjrun --bind-to (null: the launcher's default, none). */
     public String bindTo;
     public Integer eagerLimit;
@@ -80,6 +82,7 @@ public final class BenchOptions {
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
         "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
+        "  --warm-up on|off      the ranks' JIT warm-up before the program (mpjrun --warm-up)",
         "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
         "  --subcluster S        --model M              --jvm-arg ARG (repeatable)");
@@ -166,6 +169,9 @@ public final class BenchOptions {
             case "--jit":
                 jit = value(argv, i + 1, a);
                 return i + 1;
+            case "--warm-up":
+                warmUp = value(argv, i + 1, a);
+                return i + 1;
             case "--bind-to":
                 bindTo = value(argv, i + 1, a);
                 return i + 1;
@@ -200,6 +206,9 @@ public final class BenchOptions {
         }
         if (jit != null) {
             o.add("--jit " + jit);
+        }
+        if (warmUp != null) {
+            o.add("--warm-up " + warmUp);
         }
         if (bindTo != null) {
             o.add("--bind-to " + bindTo);
@@ -248,6 +257,7 @@ public final class BenchOptions {
         o.timeout = timeout;
         o.idle = idle;
         o.jit = jit;
+        o.warmUp = warmUp;
         o.bindTo = bindTo;
         o.eagerLimit = eagerLimit;
         o.segmentSize = segmentSize;

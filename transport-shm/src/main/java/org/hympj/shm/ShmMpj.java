@@ -86,6 +86,28 @@ public final class ShmMpj extends Mpj {
         } else {
             cleanup = null;
         }
+        if (warmsUp(c, timing)) {
+            org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
+            if (Boolean.getBoolean("hympj.warmup.report")) {
+                System.err.printf("# rank %d warm-up: %d rounds, %.0f ms%s%n", rank, w.rounds(), w.nanos() / 1e6,
+                    w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
+            }
+        }
+    }
+
+    /** The longest a rank's JIT warm-up may take (the launcher's --warm-up). */
+    private static final long WARM_UP_BUDGET_NS = 2_000_000_000L;
+
+    /**
+     * Whether this rank warms its paths up before the program starts ({@link org.hympj.shm.pml.WarmUp}):
+     * as the launcher's {@code --warm-up} says ({@code hympj.warmup} on the rank's command line),
+     * natively on the two-sided engine only — under a model its messages would book the modelled
+     * fabrics and move the virtual clock; traced or counting routes they would show in the
+     * journal or the statistics.
+     */
+    private static boolean warmsUp(JobConfig c, FabricTiming timing) {
+        return "on".equals(System.getProperty("hympj.warmup", "off")) && timing == null && !c.trace() && !c.routeStats
+            && !c.p2p.equals("onesided");
     }
 
     /** Opens this rank's journal in the job's trace directory (slow: only for a traced job). */

@@ -41,6 +41,7 @@ public final class LaunchSpec {
     int subcluster = 0;
     String idle = "auto";
     String jit = "auto";
+    String warmUp = "on";
     String bindTo = "none";
     String coll = "";
     String route = "auto";
@@ -164,6 +165,21 @@ public final class LaunchSpec {
      */
     public LaunchSpec jit(String j) {
         this.jit = j;
+        return this;
+    }
+
+    /**
+     * Whether each rank runs its hot paths on messages to itself until the JIT has compiled them,
+     * before the program starts (org.hympj.shm.pml.WarmUp): "on" (the default; native jobs on the
+     * two-sided engine, untraced, only) or "off".
+     *
+     * @throws IllegalArgumentException for another value (nothing changed)
+     */
+    public LaunchSpec warmUp(String w) {
+        if (!"on".equals(w) && !"off".equals(w)) {
+            throw new IllegalArgumentException("--warm-up must be on or off, was '" + w + "'");
+        }
+        this.warmUp = w;
         return this;
     }
 

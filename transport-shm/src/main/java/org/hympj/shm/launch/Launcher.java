@@ -179,6 +179,7 @@ public final class Launcher {
             cmd.add(javaCommand());
             cmd.addAll(flags);
             cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
+            cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
             // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
             // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
             // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false

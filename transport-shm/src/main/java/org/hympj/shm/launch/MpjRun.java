@@ -13,7 +13,7 @@ import org.hympj.shm.job.JobDirectory;
  *
  * <pre>
  * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP] [--bulk-size B] [--inline-limit B]
- *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff] [--jit auto|c1|tiered]
+ *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff] [--jit auto|c1|tiered] [--warm-up on|off]
  *        MAIN [args…]
  * mpjrun --clean
  * </pre>
@@ -64,6 +64,8 @@ public final class MpjRun {
         "                        number; util-linux taskset), as Open MPI's --bind-to core; none (default)",
         "  --jit auto|c1|tiered  the ranks' JIT compiler: c1 only, or C1 then C2 (tiered); auto (default):",
         "                        c1 when ranks > cores (compiler threads would compete with the ranks)",
+        "  --warm-up on|off      on (default): before the program starts, each rank runs its message paths on",
+        "                        messages to itself until the JIT has compiled them (native jobs; 0.1-1 s)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
@@ -201,6 +203,9 @@ public final class MpjRun {
                     break;
                 case "--jit":
                     spec.jit(value(argv, ++i, a));
+                    break;
+                case "--warm-up":
+                    spec.warmUp(value(argv, ++i, a));
                     break;
                 case "--bind-to":
                     spec.bindTo(value(argv, ++i, a));

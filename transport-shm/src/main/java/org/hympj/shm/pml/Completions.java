@@ -13,6 +13,8 @@ final class Completions {
     private Req[] timed = new Req[16];
     private long[] timedAt = new long[16];
     private int timedCount;
+    /** Requests completed (or failed) so far: a packet's handler tells by it whether its packet completed one. */
+    private long completed;
 
     Completions(Pacing pacing, TraceEvents events) {
         this.pacing = pacing;
@@ -71,7 +73,13 @@ final class Completions {
         if (r instanceof SendReq) {
             events.sendCompleted((SendReq) r);
         }
+        completed++;
         r.complete();
+    }
+
+    /** How many requests this engine has completed or failed so far. */
+    long completed() {
+        return completed;
     }
 
     /**
@@ -83,6 +91,7 @@ final class Completions {
         events.recvCompleted(r, source, tag, accept);
         r.status.fill(r.localOf[source], tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
         if (sent > accept) {
+            completed++;
             r.fail(new TruncationException(r.status.copy(), r.buf.bytes));
         } else {
             completeAt(r, at);

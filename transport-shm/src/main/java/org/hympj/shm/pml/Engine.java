@@ -81,7 +81,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
             eagerLimit);
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit);
-        Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous);
+        Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous, completions);
         this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,
             schedules);
         pacing.attach(progress);

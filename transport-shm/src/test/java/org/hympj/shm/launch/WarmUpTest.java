@@ -1,0 +1,68 @@
+package org.hympj.shm.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * --warm-up (org.hympj.shm.pml.WarmUp): on by default, each rank runs its paths on messages to
+ * itself before the program starts and leaves nothing behind for the program; off skips it;
+ * another value is refused before anything starts.
+ */
+class WarmUpTest {
+    private static final Pattern REPORT = Pattern.compile("# rank (\\d+) warm-up: (\\d+) rounds");
+
+    private static JobResult run(int np, String warmUp) throws java.io.IOException {
+        LaunchSpec spec = LaunchSpec.of(np, WarmUpRank.class).jvmArg("-Dhympj.warmup.report=true")
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(90));
+        if (warmUp != null) {
+            spec.warmUp(warmUp);
+        }
+        JobResult r = Launcher.run(spec);
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        assertFalse(Files.exists(r.jobDir()), "job directory left behind");
+        for (int rank = 0; rank < np; rank++) {
+            assertTrue(r.output(rank).contains("CLEAN " + rank), "rank " + rank + ":\n" + r.allOutput());
+        }
+        return r;
+    }
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void onByDefaultAndLeavesNothingForTheProgram() throws Exception {
+        for (int np : new int[] {2, 3}) { // a core per rank (C2) and oversubscribed (C1) on 2 cores
+            JobResult r = run(np, null);
+            for (int rank = 0; rank < np; rank++) {
+                Matcher m = REPORT.matcher(r.allOutput());
+                boolean found = false;
+                while (m.find()) {
+                    found |= Integer.parseInt(m.group(1)) == rank && Integer.parseInt(m.group(2)) > 0;
+                }
+                assertTrue(found, "no warm-up report of rank " + rank + ":\n" + r.allOutput());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void offSkipsIt() throws Exception {
+        JobResult r = run(2, "off");
+        assertFalse(REPORT.matcher(r.allOutput()).find(), r.allOutput());
+    }
+
+    @Test
+    void badValueRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> LaunchSpec.of(2, WarmUpRank.class).warmUp("yes"));
+        assertTrue(e.getMessage().contains("--warm-up must be on or off"), e.getMessage());
+    }
+}
