@@ -17,6 +17,12 @@ public final class RouteStatistics {
         bytes[i] += n;
     }
 
+    /** Forgets every count (what a rank's start-up sent is not the program's). */
+    public void clear() {
+        java.util.Arrays.fill(messages, 0);
+        java.util.Arrays.fill(bytes, 0);
+    }
+
     public long messages(int fabric, Layout layout) {
         return messages[fabric * Layout.values().length + layout.ordinal()];
     }

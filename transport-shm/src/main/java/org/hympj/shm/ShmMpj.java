@@ -88,6 +88,7 @@ public final class ShmMpj extends Mpj {
         }
         if (warmsUp(c, timing)) {
             org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
+            engine.routeStatistics().clear(); // its messages are not the program's
             if (Boolean.getBoolean("hympj.warmup.report")) {
                 System.err.printf("# rank %d warm-up: %d rounds, %.0f ms%s%n", rank, w.rounds(), w.nanos() / 1e6,
                     w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
@@ -102,11 +103,11 @@ public final class ShmMpj extends Mpj {
      * Whether this rank warms its paths up before the program starts ({@link org.hympj.shm.pml.WarmUp}):
      * as the launcher's {@code --warm-up} says ({@code hympj.warmup} on the rank's command line),
      * natively on the two-sided engine only — under a model its messages would book the modelled
-     * fabrics and move the virtual clock; traced or counting routes they would show in the
-     * journal or the statistics.
+     * fabrics and move the virtual clock; traced they would show in the journal. (The route
+     * statistics are cleared after it.)
      */
     private static boolean warmsUp(JobConfig c, FabricTiming timing) {
-        return "on".equals(System.getProperty("hympj.warmup", "off")) && timing == null && !c.trace() && !c.routeStats
+        return "on".equals(System.getProperty("hympj.warmup", "off")) && timing == null && !c.trace()
             && !c.p2p.equals("onesided");
     }
 
