@@ -29,11 +29,19 @@ public final class MultiRank {
     private MultiRank() {
     }
 
+    /**
+     * The launcher's JIT warm-up for the suite's jobs: off unless {@code -Dhympj.test.warmup=on}
+     * (it costs up to a second or two of every launch on 2 cores; WarmUpTest and the benchmark
+     * tests run with the launcher's default, on).
+     */
+    public static final String WARM_UP = System.getProperty("hympj.test.warmup", "off");
+
     /** A spec for N ranks of {@code main}: captured output, job timeout, the test JVM's class path. */
     public static LaunchSpec spec(int np, Class<?> main, String... args) {
         return LaunchSpec.of(np, main, args)
             .output(LaunchSpec.Output.CAPTURE)
-            .timeout(JOB_TIMEOUT);
+            .timeout(JOB_TIMEOUT)
+            .warmUp(WARM_UP);
     }
 
     /** Runs the job; asserts its directory is gone whatever the outcome. */
