@@ -20,9 +20,10 @@ import org.hympj.api.Request;
  *
  * <pre>usage: FacadeCompare pingpong|halo3d REP heap SIZE...</pre>
  *
- * <p>pingpong (2 ranks, BYTE messages, the iteration counts of {@link PingPong}): the core's
- * blocking {@code send} and {@code recv(..., null)}, the facade's {@code Send} and {@code Recv}
- * (which returns a new {@code Status}, as mpiJava's does). halo3d (8 ranks, N³ doubles, the
+ * <p>pingpong (2 ranks, BYTE messages, the iteration counts of {@link PingPong}; a variant's
+ * figure in a round is the median of its 5 batches, as the pingpong benchmark's figure is): the
+ * core's blocking {@code send} and {@code recv(..., null)}, the facade's {@code Send} and
+ * {@code Recv} (which returns a new {@code Status}, as mpiJava's does). halo3d (8 ranks, N³ doubles, the
  * faces and counts of {@link Halo3d}): 12 persistent requests, Startall + Waitall, every
  * iteration. Rows: {@code hympj,facade-TEST,core|mpi,SIZE,REP,us,us} (median over the rounds
  * of each variant's batch figure) and {@code hympj,facade-TEST,ratio,SIZE,REP,x,ratio} (the
@@ -107,13 +108,15 @@ public final class FacadeCompare {
         corePingpong(core, rank, sbuf, rbuf, size, wi[0]);
         facadePingpong(rank, sbuf, rbuf, size, wi[0]);
         double[][] t = new double[2][ROUNDS];
+        double[] batches = new double[Rows.NBATCH];
         for (int r = 0; r < ROUNDS; r++) {
-            if (r % 2 == 0) {
-                t[0][r] = corePingpong(core, rank, sbuf, rbuf, size, per);
-                t[1][r] = facadePingpong(rank, sbuf, rbuf, size, per);
-            } else {
-                t[1][r] = facadePingpong(rank, sbuf, rbuf, size, per);
-                t[0][r] = corePingpong(core, rank, sbuf, rbuf, size, per);
+            for (int k = 0; k < 2; k++) {
+                boolean facade = (r + k) % 2 == 1; // core first in even rounds, facade first in odd ones
+                for (int b = 0; b < batches.length; b++) {
+                    batches[b] = facade ? facadePingpong(rank, sbuf, rbuf, size, per)
+                        : corePingpong(core, rank, sbuf, rbuf, size, per);
+                }
+                t[facade ? 1 : 0][r] = Rows.median(batches);
             }
         }
         return t;
