@@ -43,6 +43,14 @@ final class CorePending implements Pending {
         complete(out);
     }
 
+    /**
+     * The core request has completed and a wait or test of the core consumed it: fills
+     * {@code out} (and runs the after-step) without another call into the core's wait.
+     */
+    void completed(Status out) {
+        complete(out);
+    }
+
     private void complete(Status out) {
         org.hympj.api.Status s = core.status();
         out.set(s);

@@ -53,9 +53,11 @@ public class Prequest extends Request {
         if (requests == null) {
             throw new MPIException("Startall: requests must not be null");
         }
+        int n = requests.length;
+        PersistentRequest[] cores = CoreArrays.persistent(n);
         try {
-            PersistentRequest[] cores = new PersistentRequest[requests.length];
-            for (int i = 0; i < requests.length; i++) {
+            boolean extras = false;
+            for (int i = 0; i < n; i++) {
                 Prequest p = requests[i];
                 if (p == null) {
                     continue;
@@ -67,16 +69,21 @@ public class Prequest extends Request {
                     throw new MPIException("Startall: requests[" + i + "] is still active");
                 }
                 cores[i] = p.core;
+                extras |= p.beforeStart != null;
             }
-            BsendPending.checkSpace(requests); // buffered sends: all fit, or none starts
-            for (Prequest p : requests) {
-                if (p != null && p.beforeStart != null) {
-                    p.beforeStart.run();
+            if (extras) {
+                BsendPending.checkSpace(requests); // buffered sends: all fit, or none starts
+                for (Prequest p : requests) {
+                    if (p != null && p.beforeStart != null) {
+                        p.beforeStart.run();
+                    }
                 }
             }
             org.hympj.api.Request.startAll(cores);
         } catch (RuntimeException e) {
             throw MPIException.of("Startall", e);
+        } finally {
+            CoreArrays.clear(cores);
         }
     }
 }

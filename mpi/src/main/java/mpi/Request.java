@@ -59,6 +59,18 @@ public class Request {
         return s;
     }
 
+    /** Reports a core request the core's waitAll has just completed: its status, at {@code index}. */
+    private Status completedInCore(int index) {
+        Status s = new Status();
+        ((CorePending) impl).completed(s);
+        s.index = index;
+        ready = false;
+        if (!persistent) {
+            impl = null;
+        }
+        return s;
+    }
+
     private static Status empty(int index) {
         Status s = new Status();
         s.index = index;
@@ -132,10 +144,13 @@ public class Request {
     /** Waits for every request; a status per position (empty for null ones). */
     public static Status[] Waitall(Request[] requests) {
         checkArray("Waitall", requests);
-        RuntimeException coreError = waitAllInCore(requests);
         Status[] out = new Status[requests.length];
+        RuntimeException coreError = waitAllInCore(requests, out);
         MPIException first = coreError == null ? null : MPIException.of("Wait", coreError); // as the per-request Wait words it
         for (int i = 0; i < requests.length; i++) {
+            if (out[i] != null) {
+                continue; // completed in the core's waitAll
+            }
             Request r = requests[i];
             try {
                 out[i] = r == null ? empty(i) : r.Wait();
@@ -157,42 +172,43 @@ public class Request {
      * receives of primitive arrays, segment buffers, persistent ones), waits for all of them in
      * one core {@code waitAll} — one progress loop instead of one per request, and a persistent
      * set started together under {@code --sched} ends together, as the core's own Waitall does
-     * — and marks them completed for the report. Returns the first error the core threw (after
-     * every request completed), or null; does nothing when some request is the facade's own
-     * (buffered sends, OBJECT receives), which the per-request loop then waits for.
+     * — and reports each in {@code out} at its position. Returns the first error the core threw
+     * (after every request completed), or null; does nothing when some request is the facade's
+     * own (buffered sends, OBJECT receives), which the per-request loop then waits for.
      */
-    private static RuntimeException waitAllInCore(Request[] requests) {
-        org.hympj.api.Request[] cores = null;
-        for (int i = 0; i < requests.length; i++) {
-            Request r = requests[i];
-            if (r == null || r.ready || !r.isActive()) {
-                continue;
+    private static RuntimeException waitAllInCore(Request[] requests, Status[] out) {
+        org.hympj.api.Request[] cores = CoreArrays.any(requests.length);
+        try {
+            boolean any = false;
+            for (int i = 0; i < requests.length; i++) {
+                Request r = requests[i];
+                if (r == null || r.ready || !r.isActive()) {
+                    continue;
+                }
+                if (!(r.impl instanceof CorePending)) {
+                    return null;
+                }
+                cores[i] = ((CorePending) r.impl).core;
+                any = true;
             }
-            if (!(r.impl instanceof CorePending)) {
+            if (!any) {
                 return null;
             }
-            if (cores == null) {
-                cores = new org.hympj.api.Request[requests.length];
+            RuntimeException error = null;
+            try {
+                org.hympj.api.Request.waitAll(cores);
+            } catch (RuntimeException e) {
+                error = e;
             }
-            cores[i] = ((CorePending) r.impl).core;
-        }
-        if (cores == null) {
-            return null;
-        }
-        RuntimeException error = null;
-        try {
-            org.hympj.api.Request.waitAll(cores);
-        } catch (RuntimeException e) {
-            error = e;
-        }
-        for (int i = 0; i < cores.length; i++) {
-            if (cores[i] != null) {
-                Request r = requests[i];
-                r.impl.waitFor(r.readyStatus); // completed (inactive in the core): fills the status only
-                r.ready = true;
+            for (int i = 0; i < cores.length; i++) {
+                if (cores[i] != null) {
+                    out[i] = requests[i].completedInCore(i);
+                }
             }
+            return error;
+        } finally {
+            CoreArrays.clear(cores);
         }
-        return error;
     }
 
     /**
