@@ -39,7 +39,7 @@ final class ModelRules {
         for (String k : new String[] {"tca.pio.latency", "tca.dma.latency.register", "tca.dma.latency.internal",
             "tca.dma.latency.host", "tca.hop.latency", "tca.blockstride.burst.cost", "tca.pack.element.cost",
             "tca.descriptor.build.cost", "ib.latency", "ib.rndv.cost", "ib.pack.element.cost", "ib.pack.block.cost",
-            "ib.pack.fixed.cost"}) {
+            "ib.pack.fixed.cost", "onesided.poll.delay"}) {
             RULES.put(k, Kind.TIME);
         }
         for (String k : new String[] {"tca.pio.bandwidth", "tca.dma.bandwidth", "tca.link.bandwidth",

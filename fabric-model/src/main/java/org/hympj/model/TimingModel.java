@@ -58,6 +58,8 @@ public final class TimingModel {
     private final boolean hasIb;
     /** Transfers up to this size interleave with what a link or adapter carries (see {@link #cutIn}). */
     private final long packetLimit;
+    /** The one-sided engine's polling delay (S2), ns. */
+    private final long pollDelay;
 
     public TimingModel(ModelParams p, NetTopology topo) {
         this.params = p;
@@ -92,6 +94,7 @@ public final class TimingModel {
         directBw = hasIb ? p.bytesPerNs("ib.gdr.direct.bandwidth") : 1;
         ibLinkBw = hasIb ? p.bytesPerNs("ib.link.bandwidth") : 1;
         packetLimit = p.count("link.packet.limit", 4096);
+        pollDelay = p.has("onesided.poll.delay") ? Math.round(p.ns("onesided.poll.delay")) : 0;
     }
 
     public ModelParams params() {
@@ -104,6 +107,16 @@ public final class TimingModel {
 
     public boolean hasIb() {
         return hasIb;
+    }
+
+    /**
+     * The one-sided engine's polling delay (S2's polling thread; docs/ONESIDED.md), in ns: an
+     * entry that lands in a rank's memory — an address in its Remote Address Buffer, a flag in its
+     * complete buffer, the last write of its own put's chain — is acted on this long after it
+     * lands. 0 when the model does not set {@code onesided.poll.delay}.
+     */
+    public long pollDelay() {
+        return pollDelay;
     }
 
     /**

@@ -32,7 +32,9 @@ import org.hympj.spi.Layout;
  * address is there before the send: the ideal is one put. Warm-up, then {@link Rows#NBATCH}
  * batches with a barrier before each; value = median batch of the half round trip in µs, timed
  * by {@link Comm#wtime} (modelled time under a model). The last message of every size is
- * checked (first and last byte).
+ * checked (first and last byte). On virtual time (the default under a model) the one-sided
+ * engine adds the model's polling delay per notice (docs/ONESIDED.md): pre-posted, one put plus
+ * one delay; on demand, the ideal plus two.
  *
  * <p><b>Bandwidth</b>, sizes of 4 KiB and more: rank 0 isends a window of 64, rank 1 irecvs 64
  * (one buffer), both wait, rank 1 returns a 4-byte ack; MB/s (10^6 B/s), median batch.
@@ -99,9 +101,12 @@ public final class OneSidedBench {
                 ? ((org.hympj.shm.ShmMpj) mpj).engine().timing() : null;
             boolean model = timing != null;
             if (rank == 0) {
-                System.out.printf(Locale.ROOT, "# onesided: engine %s, preposted %d, model %s, time dilation %s%n",
+                // on virtual time no dilation applies; the one-sided engine's polling delay is the model's
+                System.out.printf(Locale.ROOT, "# onesided: engine %s, preposted %d, model %s, %s%n",
                     engineLabel, pre, model ? timing.model().params().name() : "none",
-                    model ? String.format(Locale.ROOT, "%.0f", timing.dilation()) : "-");
+                    !model ? "real time" : timing.virtual() ? String.format(Locale.ROOT,
+                        "virtual clock, polling delay %.3f us", timing.model().pollDelay() / 1000.0)
+                        : String.format(Locale.ROOT, "time dilation %.0f", timing.dilation()));
             }
             for (BufferKind kind : kinds) {
                 String variant = engineLabel + (pre > 0 ? "-pre" + pre : "") + (kinds.size() > 1 ? "-" + kind.label() : "");

@@ -69,8 +69,10 @@ public final class ShmMpj extends Mpj {
         engine.trace(tracer);
         SegmentAllocator segment = new SegmentAllocator(fabric);
         if (job.config().p2p.equals("onesided")) {
+            // its own planner (a descriptor cache and plan of its own: on the wall clock its polling
+            // thread plans beside the application's), on the rank's clock
             FabricTiming osTiming = timing == null ? null : new FabricTiming(timing.model(),
-                new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank);
+                new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank, clock);
             this.oneSided = org.hympj.shm.pml.OneSided.start(engine, job, segment, osTiming);
         } else {
             this.oneSided = null;

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hympj.perf.ScaleLes3Bench;
@@ -65,31 +64,7 @@ class VirtualTimeTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void theSameFigureBesideTwoCpuBurningThreads() throws Exception {
         double quiet = emulated();
-        AtomicBoolean run = new AtomicBoolean(true);
-        Thread[] burners = new Thread[2];
-        for (int i = 0; i < burners.length; i++) {
-            burners[i] = new Thread(() -> {
-                long x = 0;
-                while (run.get()) {
-                    x += System.nanoTime() & 7;
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            }, "cpu-burner-" + i);
-            burners[i].setDaemon(true);
-            burners[i].start();
-        }
-        double busy;
-        try {
-            busy = emulated();
-        } finally {
-            run.set(false);
-            for (Thread t : burners) {
-                t.join(5_000);
-            }
-        }
-        double b = busy;
+        double b = CpuBurners.beside(VirtualTimeTest::emulated);
         assertTrue(Math.abs(b / quiet - 1) <= 0.01, () -> String.format(java.util.Locale.ROOT,
             "quiet %.3f us, beside two burning threads %.3f us", quiet, b));
     }

@@ -57,8 +57,10 @@ public final class VirtualOrder {
     private long published = -1;
     /** The floor as the rank's state gives it (its clock, BLOCKED, DONE, or a packet's stamp it is taking). */
     private long base;
-    /** The earliest booking the rank has deferred to its turn (MAX_VALUE: none). */
-    private long deferredMin = Long.MAX_VALUE;
+    /** Per engine ({@link #TWO_SIDED}, {@link #ONE_SIDED}), the earliest booking it has deferred to its turn (MAX_VALUE: none). */
+    private final long[] deferredMin = {Long.MAX_VALUE, Long.MAX_VALUE};
+    /** What else waits in a rank's memory with a stamp (the one-sided engine's entries), or null. */
+    private PendingStamps stamps;
     /** A polling call found nothing: until the next call the rank counts as blocked. */
     private boolean polledNothing;
 
@@ -77,6 +79,25 @@ public final class VirtualOrder {
         this.rings = rings;
         this.stampOffset = stampOffset;
         this.first = new long[size];
+    }
+
+    /** The engines that defer bookings: the two-sided engine (its DeferredBookings) and the one-sided engine of --p2p onesided. */
+    public static final int TWO_SIDED = 0;
+    public static final int ONE_SIDED = 1;
+
+    /**
+     * Stamped entries other than packets that wait in a rank's memory (the one-sided engine's
+     * addresses and completion flags): what one causes happens no earlier than its stamp, so they
+     * bound the rank as its packets do. Read like the rings, without taking anything.
+     */
+    public interface PendingStamps {
+        /** The least stamp waiting for rank {@code s} (MAX_VALUE: none; 0: look again). */
+        long pendingMin(int s);
+    }
+
+    /** Adds {@code stamps} to what bounds each rank (before the rank books anything). */
+    public void stamps(PendingStamps stamps) {
+        this.stamps = stamps;
     }
 
     /** Bytes of the floors of a job of {@code ranks} ranks. */
@@ -118,7 +139,7 @@ public final class VirtualOrder {
     }
 
     private void write() {
-        long f = Math.min(base, deferredMin);
+        long f = Math.min(base, Math.min(deferredMin[TWO_SIDED], deferredMin[ONE_SIDED]));
         if (f != published) {
             published = f;
             floors.putLongVolatile(rank * SLOT, f);
@@ -132,10 +153,19 @@ public final class VirtualOrder {
         }
     }
 
-    /** The earliest booking this rank has deferred to its turn (MAX_VALUE: none) counts in its floor. */
-    public void deferredFrom(long at) {
-        deferredMin = at;
+    /** The earliest booking {@code engine} of this rank has deferred to its turn (MAX_VALUE: none) counts in its floor. */
+    public void deferredFrom(int engine, long at) {
+        deferredMin[engine] = at;
         write();
+    }
+
+    /**
+     * True when a booking {@code engine} deferred to {@code t} goes before every booking the
+     * rank's other engine has deferred (equal instants: the two-sided engine's first), so the
+     * rank's own bookings too are made in instant order.
+     */
+    public boolean firstOfRank(int engine, long t) {
+        return engine == TWO_SIDED ? t <= deferredMin[ONE_SIDED] : t < deferredMin[TWO_SIDED];
     }
 
     /** The rank enters the library at modelled instant {@code now}. */
@@ -166,7 +196,8 @@ public final class VirtualOrder {
 
     /** The rank has finalized. */
     public void done() {
-        deferredMin = Long.MAX_VALUE;
+        deferredMin[TWO_SIDED] = Long.MAX_VALUE;
+        deferredMin[ONE_SIDED] = Long.MAX_VALUE;
         publish(DONE);
     }
 
@@ -232,18 +263,19 @@ public final class VirtualOrder {
         return bound < t || (bound == t && s < rank);
     }
 
-    /** The least stamp of the packets waiting in this rank's own inbound rings (MAX_VALUE: none). */
+    /** The least stamp of what waits in this rank's own memory: packets in its rings, stamped entries (MAX_VALUE: none). */
     public long ownPendingMin() {
         return pendingMin(rank);
     }
 
-    /** The least stamp of the packets waiting in rank {@code s}'s inbound rings (MAX_VALUE: none). */
+    /** The least stamp of what waits for rank {@code s}: packets in its inbound rings, stamped entries (MAX_VALUE: none). */
     private long pendingMin(int s) {
         long min = Long.MAX_VALUE;
         for (AtomicBuffer ring : rings[s]) {
             min = Math.min(min, ringMin(ring));
         }
-        return min;
+        PendingStamps more = stamps;
+        return more == null ? min : Math.min(min, more.pendingMin(s));
     }
 
     /**

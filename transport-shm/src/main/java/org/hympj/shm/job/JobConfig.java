@@ -150,12 +150,9 @@ public final class JobConfig {
         this.computeScale = computeScale;
     }
 
-    /**
-     * True when the job runs on virtual time: a timing model, --clock virtual, and the two-sided
-     * engine (the one-sided engine of --p2p onesided keeps the wall clock: not done on virtual time).
-     */
+    /** True when the job runs on virtual time: a timing model and --clock virtual (either point-to-point engine). */
     public boolean virtualTime() {
-        return !model.equals("none") && clock.equals(CLOCK_VIRTUAL) && !p2p.equals("onesided");
+        return !model.equals("none") && clock.equals(CLOCK_VIRTUAL);
     }
 
     /** A copy with the clock (virtual, wall) and the compute scale of virtual time. */

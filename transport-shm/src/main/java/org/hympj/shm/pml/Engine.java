@@ -130,6 +130,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
 
     // ------------------------------------------------------------------ routes
 
+    /** The --trace events (the one-sided engine records its own through them on virtual time). */
+    TraceEvents events() {
+        return events;
+    }
+
     /** Records events in {@code t} from now on (the --trace journal; null: stop). */
     public void trace(Tracer t) {
         events.use(t);
@@ -197,6 +202,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     @Override
     public int progress() {
         return progress.progress();
+    }
+
+    /** Makes {@code e}'s rounds part of every progress pass (the one-sided engine on virtual time). */
+    void drive(DrivenEngine e) {
+        progress.drive(e);
     }
 
     /** Blocks until {@code r}'s transfer is done. */

@@ -47,6 +47,13 @@ import org.hympj.spi.ProgressEngine;
  * pending, and otherwise backs off (brief spin unless oversubscribed, a few yields, then
  * parks of growing length), so with 8 ranks on 2 cores it does not take the ranks' cores.
  *
+ * <p><b>On virtual time</b> ({@link OsVirtualTime}) there is no polling thread: the rank's own
+ * thread does the rounds — when it issues, waits or tests, and in every progress pass of its
+ * two-sided engine (collectives, a send waiting for its turn) — and the polling thread's cost
+ * is the model's polling delay, not the real time a round takes. Entries are read at once,
+ * whatever their stamps; every address write and put is booked at its modelled instant in
+ * virtual time's order of bookings.
+ *
  * <p>A receive into a heap array (or a non-contiguous type) gets a staging area in this rank's
  * segment as its address, and is unpacked from it on completion. ANY_SOURCE is not supported
  * (the address must go to one sender), nor are probe and iprobe (nothing arrives before its
@@ -74,6 +81,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     private final SlotRing[] complIn;
     private final SlotRing[] complOut;
     private final ManyToOneConcurrentArrayQueue<OsRequest> submitted = new ManyToOneConcurrentArrayQueue<>(4096);
+    /** The polling thread (null on virtual time: the rank's thread does the rounds). */
     private final Thread poller;
     private volatile boolean running = true;
     private volatile Throwable pollerFailure;
@@ -100,6 +108,16 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     private final StagingPool staging;
     private final Packer packer = new Packer();
     private final FabricTiming timing;
+    /** Virtual time's instants and order of bookings, or null (native, wall clock). */
+    private final OsVirtualTime vt;
+    /** The --trace events: the two-sided engine's on virtual time, none on the wall clock (its polling thread). */
+    private final TraceEvents events;
+    /** Every rank's one-sided file (virtual time reads what waits in them). */
+    private final UnsafeBuffer[] files;
+    private final int ringBytes;
+    /** Filled by {@link #putAndFlag}: the stamps of the put just planned (0 without a model). */
+    private long putVisible;
+    private long putSenderDone;
     private OsRequest[] timedSends = new OsRequest[16];
     private long[] timedAt = new long[16];
     private int timedCount;
@@ -112,6 +130,8 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         int handle;
         long segOffset;
         long capacity;
+        /** Its stamp: when it landed. */
+        long landed;
         Addr next;
     }
 
@@ -132,6 +152,11 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             maps[r] = IoUtil.mapExistingFile(job.oneSidedFile(r).toFile(), "one-sided buffers of rank " + r);
         }
         int ring = SlotRing.bytes(SLOTS);
+        this.ringBytes = ring;
+        this.files = new UnsafeBuffer[size];
+        for (int r = 0; r < size; r++) {
+            files[r] = new UnsafeBuffer(maps[r]);
+        }
         addrIn = new SlotRing[size];
         addrOut = new SlotRing[size];
         complIn = new SlotRing[size];
@@ -158,20 +183,48 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         int cores = Runtime.getRuntime().availableProcessors();
         this.oversubscribed = Idler.oversubscribed(size);
         this.appIdle = Idler.strategy(job.config().idle, size, cores);
-        this.poller = new Thread(this::pollLoop, "hympj-onesided-poller-" + rank);
-        poller.setDaemon(true);
-        poller.start();
+        if (timing != null && timing.virtual()) {
+            this.vt = new OsVirtualTime(timing.clock(), timing.model().pollDelay(), size, SLOTS);
+            this.noRoom = new boolean[size];
+            this.events = two.events();
+            vt.order.stamps(this::waitingStamp); // our entries bound each rank as its packets do
+            two.drive(new DrivenEngine() {
+                @Override
+                public int round() {
+                    return Math.max(0, helpPoll());
+                }
+
+                @Override
+                public boolean hasDeferred() {
+                    return hasWaitingBookings();
+                }
+            });
+            this.poller = null;
+        } else {
+            this.vt = null;
+            this.events = new TraceEvents(); // never enabled
+            this.poller = new Thread(this::pollLoop, "hympj-onesided-poller-" + rank);
+            poller.setDaemon(true);
+            poller.start();
+        }
     }
 
     // ------------------------------------------------------------------ application thread
 
     void submit(OsRequest q) {
         failIfPollerDied();
+        if (vt != null) {
+            vt.issue(q);
+            events.postOneSided(q);
+        }
         while (!submitted.offer(q)) {
             Thread.yield();
             two.pollFailures();
         }
         int work = helpPoll(); // one round now: the address goes out / the data is put before we return
+        if (vt != null) {
+            return; // no polling thread: the rank's later calls and passes do the rounds
+        }
         if ((work < 0 || peerWork) && pollerParked && waiters.get() == 0) {
             // the application may now compute: the polling thread carries on (S2)
             LockSupport.unpark(poller);
@@ -235,19 +288,52 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         pollFailures();
     }
 
+    /**
+     * One round of a waiting (or testing) thread: on virtual time a pass of the rank's two-sided
+     * engine, which includes this engine's round; the work done (-1: another thread is in a round).
+     */
+    private int waitRound() {
+        return vt != null ? two.progress() : helpPoll();
+    }
+
+    /** Idles after a waiting round that did {@code work}: on virtual time as the two-sided engine's waits (blocked). */
+    private void waitIdle(int work) {
+        if (vt != null) {
+            two.idleStep(work);
+        } else {
+            idle(work);
+        }
+    }
+
     /** Waits for {@code q}, doing the polling rounds itself. */
     void await(OsRequest q) {
         enterWait();
         try {
             while (!q.done) {
-                int work = helpPoll();
+                int work = waitRound();
                 if (q.done) {
                     break;
                 }
-                idle(work);
+                waitIdle(work);
             }
         } finally {
             leaveWait();
+        }
+    }
+
+    /** The rank enters a library call (a request's wait, test, start): on virtual time a boundary of its computation. */
+    void enterCall() {
+        two.enterCall();
+    }
+
+    void exitCall() {
+        two.exitCall();
+    }
+
+    /** A wait or test observes {@code q}'s completion: on virtual time the rank's clock moves to it. */
+    void observe(OsRequest q) {
+        if (vt != null) {
+            vt.clock.advanceTo(q.vdone);
         }
     }
 
@@ -256,10 +342,9 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         q.done = true;
     }
 
-    /** One round of polling help and the failure checks (a test call). */
-    void helpOnce() {
-        helpPoll();
-        pollFailures();
+    /** One round of polling help for a test call (the caller checks for failures if it found nothing). */
+    void testRound() {
+        waitRound();
     }
 
     void pollFailures() {
@@ -280,7 +365,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public int progress() {
-        int work = helpPoll();
+        int work = waitRound();
         pollFailures();
         return Math.max(0, work);
     }
@@ -321,34 +406,44 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public void waitAll(Request[] requests) {
-        if (!allDone(requests)) {
-            enterWait();
-            try {
-                while (!allDone(requests)) {
-                    int work = helpPoll();
-                    if (allDone(requests)) {
-                        break;
+        enterCall();
+        try {
+            if (!allDone(requests)) {
+                enterWait();
+                try {
+                    while (!allDone(requests)) {
+                        int work = waitRound();
+                        if (allDone(requests)) {
+                            break;
+                        }
+                        waitIdle(work);
                     }
-                    idle(work);
+                } finally {
+                    leaveWait();
                 }
-            } finally {
-                leaveWait();
             }
+            consumeAll(requests);
+        } finally {
+            exitCall();
         }
-        consumeAll(requests);
     }
 
     @Override
     public boolean testAll(Request[] requests) {
-        if (!allDone(requests)) {
-            helpPoll();
-            pollFailures();
+        enterCall();
+        try {
             if (!allDone(requests)) {
-                return false;
+                waitRound();
+                if (!allDone(requests)) {
+                    pollFailures();
+                    return false;
+                }
             }
+            consumeAll(requests);
+            return true;
+        } finally {
+            exitCall();
         }
-        consumeAll(requests);
-        return true;
     }
 
     private static int firstDone(Request[] rs) {
@@ -366,35 +461,47 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
 
     @Override
     public int waitAny(Request[] requests) {
-        int i = firstDone(requests);
-        if (i == Request.NONE_COMPLETED) {
-            enterWait();
-            try {
-                while ((i = firstDone(requests)) == Request.NONE_COMPLETED) {
-                    idle(helpPoll());
+        enterCall();
+        try {
+            int i = firstDone(requests);
+            if (i == Request.NONE_COMPLETED) {
+                enterWait();
+                try {
+                    while ((i = firstDone(requests)) == Request.NONE_COMPLETED) {
+                        waitIdle(waitRound());
+                    }
+                } finally {
+                    leaveWait();
                 }
-            } finally {
-                leaveWait();
             }
+            if (i >= 0) {
+                os(requests[i]).consume();
+            }
+            return i;
+        } finally {
+            exitCall();
         }
-        if (i >= 0) {
-            os(requests[i]).consume();
-        }
-        return i;
     }
 
     @Override
     public int testAny(Request[] requests) {
-        int i = firstDone(requests);
-        if (i == Request.NONE_COMPLETED) {
-            helpPoll();
-            pollFailures();
-            i = firstDone(requests);
+        enterCall();
+        try {
+            int i = firstDone(requests);
+            if (i == Request.NONE_COMPLETED) {
+                waitRound();
+                i = firstDone(requests);
+                if (i == Request.NONE_COMPLETED) {
+                    pollFailures();
+                }
+            }
+            if (i >= 0) {
+                os(requests[i]).consume();
+            }
+            return i;
+        } finally {
+            exitCall();
         }
-        if (i >= 0) {
-            os(requests[i]).consume();
-        }
-        return i;
     }
 
     @Override
@@ -407,16 +514,24 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                 }
             }
         }
-        for (PersistentRequest q : requests) {
-            if (q != null) {
-                q.start();
+        enterCall();
+        try {
+            for (PersistentRequest q : requests) {
+                if (q != null) {
+                    q.start();
+                }
             }
+        } finally {
+            exitCall();
         }
     }
 
     @Override
     public void close() {
         running = false;
+        if (poller == null) {
+            return;
+        }
         LockSupport.unpark(poller);
         try {
             poller.join(5000);
@@ -508,15 +623,19 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                 recvQueued++;
             }
         }
-        long now = System.nanoTime();
+        // on virtual time every entry is read at once, whatever its stamp
+        long now = vt != null ? Long.MAX_VALUE : System.nanoTime();
         long next = NONE;
         for (int p = 0; p < size; p++) {
             work += readAddresses(p, now);
             work += readCompletions(p, now);
-            if (timing != null) {
+            if (timing != null && vt == null) {
                 next = Math.min(next, pending(addrIn[p]));
                 next = Math.min(next, pending(complIn[p]));
             }
+        }
+        if (vt != null) {
+            return work + bookInTurn();
         }
         // the puts first (their addresses are here), then the new addresses
         if (!sendsWaiting.isEmpty()) {
@@ -554,45 +673,67 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     private int announce(int src) {
         int work = 0;
         ArrayDeque<OsRequest> q = recvWaiting[src];
-        OsRequest r;
-        while ((r = q.peekFirst()) != null) {
-            long where = r.buf.segOffset;
-            if (where < 0 && r.staging < 0) {
-                if (r.buf.bytes > staging.capacity()) {
-                    fail(r, new MpjException("onesided receive of " + r.buf.bytes + " bytes into a heap or strided "
-                        + "buffer exceeds the staging area (" + staging.capacity() + " bytes); use a segment buffer"));
-                    q.pollFirst();
-                    recvQueued--;
-                    continue;
-                }
-                r.staging = staging.alloc(Math.max(1, r.buf.bytes));
-                if (r.staging < 0) {
-                    break; // wait for staging space to free up
-                }
+        while (!q.isEmpty()) {
+            int done = announceHead(src, 0);
+            if (done == 0) {
+                break;
             }
-            SlotRing ring = addrOut[src];
-            int slot = ring.claim();
-            if (slot < 0) {
-                break; // all address slots to this sender are in use
-            }
-            r.handle = handles.add(r);
-            ring.putInt(slot, SlotRing.F_TAG, r.tag);
-            ring.putInt(slot, SlotRing.F_CTX, r.ctx);
-            ring.putInt(slot, SlotRing.F_HANDLE, r.handle);
-            ring.putLong(slot, SlotRing.F_A, where >= 0 ? where : r.staging);
-            ring.putLong(slot, SlotRing.F_B, r.buf.bytes);
-            long vis = 0;
-            if (timing != null) {
-                // the address notify: a small write to the sender (its 32-byte entry), segment to segment
-                timing.plan(fabricTo(src), src, org.hympj.api.Datatype.BYTE, 32, 32, true, true, true, planNow());
-                vis = timing.visibleAtReal;
-            }
-            ring.publish(slot, vis);
-            q.pollFirst();
-            recvQueued--;
-            work++;
+            work += Math.max(0, done);
         }
         return work;
+    }
+
+    /**
+     * Writes the address of the first queued receive from {@code src} into its Remote Address
+     * Buffer, planned at {@code at} on virtual time (else at the real clock now): 1 when written,
+     * 0 when there is no room for it yet (staging space, a free slot), -1 when the receive failed.
+     */
+    private int announceHead(int src, long at) {
+        OsRequest r = recvWaiting[src].peekFirst();
+        long where = r.buf.segOffset;
+        if (where < 0 && r.staging < 0) {
+            if (r.buf.bytes > staging.capacity()) {
+                fail(r, new MpjException("onesided receive of " + r.buf.bytes + " bytes into a heap or strided "
+                    + "buffer exceeds the staging area (" + staging.capacity() + " bytes); use a segment buffer"));
+                recvWaiting[src].pollFirst();
+                recvQueued--;
+                return -1;
+            }
+            r.staging = staging.alloc(Math.max(1, r.buf.bytes));
+            if (r.staging < 0) {
+                return 0; // wait for staging space to free up
+            }
+        }
+        SlotRing ring = addrOut[src];
+        int slot = ring.claim();
+        if (slot < 0) {
+            return 0; // all address slots to this sender are in use
+        }
+        long n = ring.produced();
+        r.handle = handles.add(r);
+        ring.putInt(slot, SlotRing.F_TAG, r.tag);
+        ring.putInt(slot, SlotRing.F_CTX, r.ctx);
+        ring.putInt(slot, SlotRing.F_HANDLE, r.handle);
+        ring.putLong(slot, SlotRing.F_A, where >= 0 ? where : r.staging);
+        ring.putLong(slot, SlotRing.F_B, r.buf.bytes);
+        long vis = 0;
+        if (timing != null) {
+            if (vt != null) {
+                vt.booked(at);
+            }
+            // the address notify: a small write to the sender (its 32-byte entry), segment to segment
+            timing.plan(fabricTo(src), src, org.hympj.api.Datatype.BYTE, 32, 32, true, true, true,
+                vt != null ? at : planNow());
+            vis = timing.visibleAtReal;
+            if (vt != null) {
+                vt.addressWritten(src, n, at, vis);
+                events.oneSidedWrite(src, r.tag, 32, timing);
+            }
+        }
+        ring.publish(slot, vis);
+        recvWaiting[src].pollFirst();
+        recvQueued--;
+        return 1;
     }
 
     private int readAddresses(int receiver, long now) {
@@ -611,6 +752,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             a.handle = ring.getInt(slot, SlotRing.F_HANDLE);
             a.segOffset = ring.getLong(slot, SlotRing.F_A);
             a.capacity = ring.getLong(slot, SlotRing.F_B);
+            a.landed = ring.visibleAt(slot);
+            if (vt != null) {
+                vt.taking(a.landed);
+            }
             ring.release(slot);
             a.next = null;
             if (addrTail[receiver] == null) {
@@ -640,27 +785,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                 i++;
                 continue;
             }
-            long accept = Math.min(s.buf.bytes, a.capacity);
-            packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
-                null, fabric.segmentAddress(s.peer) + a.segOffset, accept);
-            ring.putInt(slot, SlotRing.F_TAG, s.tag);
-            ring.putInt(slot, SlotRing.F_HANDLE, a.handle);
-            ring.putLong(slot, SlotRing.F_A, accept);
-            ring.putLong(slot, SlotRing.F_B, s.buf.bytes);
-            long vis = 0;
-            long senderDone = 0;
-            long now = 0;
-            if (timing != null) {
-                // the data put; the completion flag is the last write of the same chain (not charged separately)
-                now = planNow();
-                timing.plan(fabricTo(s.peer), s.peer, s.buf.type, s.buf.count, accept, s.buf.base == null, true,
-                    s.persistent, now);
-                vis = timing.visibleAtReal;
-                senderDone = timing.senderDoneReal;
-            }
-            ring.publish(slot, vis); // release: the data before the flag
-            a.next = freeAddr;
-            freeAddr = a;
+            long now = timing != null ? planNow() : 0;
+            putAndFlag(s, ring, slot, a.segOffset, a.capacity, a.handle, now);
+            long senderDone = putSenderDone;
+            freeAddr(a);
             sendsWaiting.remove(i);
             work++;
             if (senderDone == 0 || senderDone - now <= 0) {
@@ -670,6 +798,165 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             }
         }
         return work;
+    }
+
+    /**
+     * Puts {@code s}'s data to {@code dstOffset} (room for {@code capacity} bytes) of its receiver's
+     * segment and writes the flag (tag, the receive's handle, length) into {@code slot} of its
+     * complete buffer; under a model the put is planned at {@code at} (a stamp) and
+     * {@link #putVisible} / {@link #putSenderDone} are set. The completion flag is the last write
+     * of the same chain: not charged separately.
+     */
+    private void putAndFlag(OsRequest s, SlotRing ring, int slot, long dstOffset, long capacity, int handle, long at) {
+        long accept = Math.min(s.buf.bytes, capacity);
+        packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0,
+            null, fabric.segmentAddress(s.peer) + dstOffset, accept);
+        ring.putInt(slot, SlotRing.F_TAG, s.tag);
+        ring.putInt(slot, SlotRing.F_HANDLE, handle);
+        ring.putLong(slot, SlotRing.F_A, accept);
+        ring.putLong(slot, SlotRing.F_B, s.buf.bytes);
+        putVisible = 0;
+        putSenderDone = 0;
+        if (timing != null) {
+            timing.plan(fabricTo(s.peer), s.peer, s.buf.type, s.buf.count, accept, s.buf.base == null, true,
+                s.persistent, at);
+            putVisible = timing.visibleAtReal;
+            putSenderDone = timing.senderDoneReal;
+        }
+        ring.publish(slot, putVisible); // release: the data before the flag
+    }
+
+    private void freeAddr(Addr a) {
+        a.next = freeAddr;
+        freeAddr = a;
+    }
+
+    // ------------------------------------------------------------------ virtual time
+
+    /**
+     * Virtual time: pairs each waiting send with its address, then makes the bookings whose turn
+     * has come — puts and address writes, earliest first (equal instants in issue order) — and
+     * publishes the earliest left (it counts in the rank's floor). A booking whose turn has come
+     * but that has no room yet in real time (the peer has not taken what fills its buffer, or a
+     * heap receive waits for staging space, which a later booking of this rank may free) is passed
+     * over for this round; made later, at its own instant, it is counted out of order.
+     */
+    private int bookInTurn() {
+        int work = 0;
+        for (int i = 0; i < sendsWaiting.size(); ) {
+            OsRequest s = sendsWaiting.get(i);
+            Addr a = takeMatching(s);
+            if (a == null) {
+                i++;
+                continue;
+            }
+            s.dstOffset = a.segOffset;
+            s.dstCapacity = a.capacity;
+            s.dstHandle = a.handle;
+            vt.matched(s, a.landed);
+            freeAddr(a);
+            sendsWaiting.remove(i);
+            work++;
+        }
+        java.util.Arrays.fill(noRoom, false);
+        int put = 0; // the puts before it have no room this round
+        for (;;) {
+            OsRequest s = put < vt.putCount() ? vt.put(put) : null;
+            int src = firstAddress(noRoom);
+            boolean putFirst = s != null && (src < 0 || s.bookAt < nextAddressAt
+                || (s.bookAt == nextAddressAt && s.issueOrder < recvWaiting[src].peekFirst().issueOrder));
+            if (!putFirst && src < 0) {
+                break;
+            }
+            if (!vt.mayBook(putFirst ? s.bookAt : nextAddressAt)) {
+                break; // and every later one
+            }
+            if (putFirst) {
+                if (putInTurn(s, put)) {
+                    work++;
+                } else {
+                    put++;
+                }
+            } else {
+                int done = announceHead(src, nextAddressAt);
+                if (done == 0) {
+                    noRoom[src] = true; // its later receives wait behind it (the sender takes addresses in order)
+                } else {
+                    work++;
+                }
+            }
+        }
+        vt.waiting(earliestBooking());
+        return work;
+    }
+
+    /** Set by {@link #firstAddress}: the instant of the first address write waiting. */
+    private long nextAddressAt;
+    /** Per sender: its first address write has no room this round. */
+    private boolean[] noRoom;
+
+    /**
+     * The sender whose first queued receive writes its address first (-1: none), skipping those
+     * marked in {@code skip} (null: none); sets {@link #nextAddressAt}.
+     */
+    private int firstAddress(boolean[] skip) {
+        int best = -1;
+        long bestOrder = Long.MAX_VALUE;
+        nextAddressAt = Long.MAX_VALUE;
+        if (recvQueued == 0) {
+            return -1;
+        }
+        for (int p = 0; p < size; p++) {
+            OsRequest r = recvWaiting[p].peekFirst();
+            if (r != null && (skip == null || !skip[p])) {
+                long at = vt.addressAt(r, p, addrOut[p].produced());
+                if (at < nextAddressAt || (at == nextAddressAt && r.issueOrder < bestOrder)) {
+                    best = p;
+                    bestOrder = r.issueOrder;
+                    nextAddressAt = at;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The earliest booking waiting for its turn (MAX_VALUE: none). */
+    private long earliestBooking() {
+        firstAddress(null);
+        return Math.min(vt.putCount() == 0 ? Long.MAX_VALUE : vt.put(0).bookAt, nextAddressAt);
+    }
+
+    /** True while bookings wait for their turn (a put matched to its address, an address to write). */
+    private boolean hasWaitingBookings() {
+        return vt.putCount() > 0 || recvQueued > 0;
+    }
+
+    /** Makes put {@code i} (send {@code s}) in its turn; false when the receiver's complete buffer has no room yet. */
+    private boolean putInTurn(OsRequest s, int i) {
+        SlotRing ring = complOut[s.peer];
+        int slot = ring.claim();
+        if (slot < 0) {
+            return false;
+        }
+        vt.removePut(i);
+        vt.booked(s.bookAt);
+        putAndFlag(s, ring, slot, s.dstOffset, s.dstCapacity, s.dstHandle, s.bookAt);
+        long accept = Math.min(s.buf.bytes, s.dstCapacity);
+        events.oneSidedWrite(s.peer, s.tag, accept, timing);
+        s.vdone = vt.noticed(putSenderDone); // S2: the chain's last write lands in the sender's own memory
+        events.completeOneSided(s, accept, timing);
+        completeRequest(s);
+        return true;
+    }
+
+    /** The least stamp of the entries waiting in rank {@code s}'s one-sided buffers (VirtualOrder.PendingStamps). */
+    private long waitingStamp(int s) {
+        long min = Long.MAX_VALUE;
+        UnsafeBuffer f = files[s];
+        for (int k = 0; k < 2 * size; k++) {
+            min = Math.min(min, SlotRing.pendingMin(f, k * ringBytes, SLOTS));
+        }
+        return min;
     }
 
     /** Unlinks and returns the first address from {@code s}'s receiver that matches it, or null. */
@@ -730,6 +1017,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             int handle = ring.getInt(slot, SlotRing.F_HANDLE);
             long accept = ring.getLong(slot, SlotRing.F_A);
             long sent = ring.getLong(slot, SlotRing.F_B);
+            long landed = ring.visibleAt(slot);
+            if (vt != null) {
+                vt.taking(landed);
+            }
             ring.release(slot);
             OsRequest r = handles.get(handle);
             handles.release(handle);
@@ -742,6 +1033,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
             r.status.fill(r.localOf[sender], tag, accept, sent, r.buf.type.primitive().bytes(), r.buf.type.size());
             if (sent > accept) {
                 r.error = new TruncationException(r.status.copy(), r.buf.bytes);
+            }
+            if (vt != null) {
+                r.vdone = Math.max(r.vdone, vt.noticed(landed));
+                events.completeOneSided(r, accept, timing);
             }
             completeRequest(r);
             work++;

@@ -29,7 +29,17 @@ final class OsRequest implements PersistentRequest {
     // polling-thread state
     int handle = -1;
     long staging = -1;
-    long seq;
+    // virtual time (OsVirtualTime): modelled instants
+    /** The rank's clock when it was issued, and the rank's count of requests issued then. */
+    long issuedAt;
+    long issueOrder;
+    /** When it completed (a wait or test that observes it moves the rank's clock there). */
+    long vdone;
+    /** A send matched to its address: when its put is booked, and where it goes. */
+    long bookAt;
+    long dstOffset;
+    long dstCapacity;
+    int dstHandle;
 
     OsRequest(OsEngine engine, boolean send, boolean persistent) {
         this.engine = engine;
@@ -60,11 +70,18 @@ final class OsRequest implements PersistentRequest {
         error = null;
         active = true;
         done = false;
-        engine.submit(this);
+        engine.enterCall();
+        try {
+            engine.submit(this);
+        } finally {
+            engine.exitCall();
+        }
     }
 
+    /** Observes the completion: the request becomes inactive (on virtual time the rank's clock moves to it); its error is thrown. */
     void consume() {
         active = false;
+        engine.observe(this);
         MpjException e = error;
         if (e != null) {
             error = null;
@@ -77,10 +94,15 @@ final class OsRequest implements PersistentRequest {
         if (!active) {
             return;
         }
-        if (!done) {
-            engine.await(this);
+        engine.enterCall();
+        try {
+            if (!done) {
+                engine.await(this);
+            }
+            consume();
+        } finally {
+            engine.exitCall();
         }
-        consume();
     }
 
     @Override
@@ -88,14 +110,20 @@ final class OsRequest implements PersistentRequest {
         if (!active) {
             return true;
         }
-        if (!done) {
-            engine.helpOnce();
+        engine.enterCall();
+        try {
             if (!done) {
-                return false;
+                engine.testRound();
+                if (!done) {
+                    engine.pollFailures();
+                    return false;
+                }
             }
+            consume();
+            return true;
+        } finally {
+            engine.exitCall();
         }
-        consume();
-        return true;
     }
 
     @Override
@@ -125,7 +153,12 @@ final class OsRequest implements PersistentRequest {
             return;
         }
         if (active && !done) {
-            engine.await(this);
+            engine.enterCall();
+            try {
+                engine.await(this);
+            } finally {
+                engine.exitCall();
+            }
         }
         active = false;
         error = null;

@@ -26,6 +26,8 @@ final class Progress {
     /** A pass is running (a booking inside it must not wait for its turn: passes do not nest). */
     private boolean inPass;
     private final ActiveSchedules schedules;
+    /** The one-sided engine on virtual time (its rounds are part of every pass), or null. */
+    private DrivenEngine driven;
     /**
      * A send numbered in its pair's sequence waits for its turn to book (virtual time): the passes
      * meanwhile start no collective round, whose sends to the same peer would be numbered after
@@ -47,6 +49,11 @@ final class Progress {
         this.events = events;
     }
 
+    /** Makes {@code e}'s rounds part of every pass. */
+    void drive(DrivenEngine e) {
+        this.driven = e;
+    }
+
     /** One pass; returns the work done (0: nothing happened). */
     int progress() {
         int work = 0;
@@ -64,6 +71,9 @@ final class Progress {
                 long before = outbound.written();
                 work += outbound.flush();
                 work += (int) (outbound.written() - before);
+            }
+            if (driven != null) {
+                work += driven.round();
             }
         } finally {
             inPass = false;
@@ -112,7 +122,7 @@ final class Progress {
                 }
             } while (!pacing.mayBook(t));
         }
-        if (rendezvous.hasDeferred()) {
+        if (rendezvous.hasDeferred() || (driven != null && driven.hasDeferred())) {
             progress(); // this rank's own deferred bookings at earlier instants go first
             pacing.awaitingTurn(t);
         }

@@ -61,6 +61,11 @@ final class SlotRing {
         buf.putLong(slot + field, v);
     }
 
+    /** Entries published so far (the next one goes to slot {@code produced() % slots}). */
+    long produced() {
+        return produced;
+    }
+
     /** Publishes the claimed slot (release). */
     void publish(int slot, long visibleAt) {
         buf.putLong(slot + VIS, visibleAt);
@@ -87,6 +92,29 @@ final class SlotRing {
     long pendingVisibleAt() {
         int s = at(consumed);
         return buf.getLongVolatile(s + SEQ) == consumed + 1 ? buf.getLong(s + VIS) : 0;
+    }
+
+    /** The visibility instant (stamp) of the entry at {@code slot}. */
+    long visibleAt(int slot) {
+        return buf.getLong(slot + VIS);
+    }
+
+    /**
+     * The least stamp of the entries published and not yet taken in the ring of {@code slots}
+     * slots at {@code base} of {@code file}, read by any process without taking anything
+     * (MAX_VALUE: none). Each slot holds at most one entry: it waits while its sequence is ahead
+     * of its acknowledgement. An entry taken or replaced while this reads may be missed or read
+     * with its successor's stamp: virtual time's order covers both by the taker's and the
+     * writer's floors (VirtualOrder).
+     */
+    static long pendingMin(AtomicBuffer file, int base, int slots) {
+        long min = Long.MAX_VALUE;
+        for (int i = 0, s = base; i < slots; i++, s += SLOT) {
+            if (file.getLongVolatile(s + SEQ) > file.getLongVolatile(s + ACK)) {
+                min = Math.min(min, file.getLongVolatile(s + VIS));
+            }
+        }
+        return min;
     }
 
     int getInt(int slot, int field) {

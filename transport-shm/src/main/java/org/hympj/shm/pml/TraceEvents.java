@@ -82,4 +82,39 @@ final class TraceEvents {
             tracer.event(Tracer.START, -1, -1, requests, -1, -1, -1, 0, 0, policy);
         }
     }
+
+    // ---- the one-sided engine (--p2p onesided), traced on virtual time only: there the rank's thread
+    // does its rounds; on the wall clock its polling thread would write the journal beside the application
+
+    /** A one-sided send or receive is issued. */
+    void postOneSided(OsRequest q) {
+        if (tracer.enabled()) {
+            tracer.event(q.send ? Tracer.POST_SEND : Tracer.POST_RECV, q.peer, q.tag, q.buf.bytes, -1, -1, -1, 0, 0,
+                "onesided");
+        }
+    }
+
+    /** A one-sided write the model just planned: a put's data, or a receive's address (to {@code peer}). */
+    void oneSidedWrite(int peer, int tag, long bytes, FabricTiming t) {
+        if (tracer.enabled()) {
+            tracer.event(Tracer.PUT_ISSUED, peer, tag, bytes, channelOf(t), t.lastEngine(), t.lastLink(),
+                t.lastStart(), t.lastSenderDone(), t.lastProtocol());
+        }
+    }
+
+    /** A one-sided send completed (its put: planned by {@code t} just before) or a receive did. */
+    void completeOneSided(OsRequest q, long bytes, FabricTiming t) {
+        if (tracer.enabled()) {
+            if (q.send) {
+                tracer.event(Tracer.PUT_COMPLETED, q.peer, q.tag, bytes, channelOf(t), t.lastEngine(), t.lastLink(),
+                    t.lastStart(), t.lastSenderDone(), t.lastProtocol());
+            }
+            tracer.event(q.send ? Tracer.COMPLETE_SEND : Tracer.COMPLETE_RECV, q.peer, q.tag, bytes, -1, -1, -1, 0, 0,
+                "onesided");
+        }
+    }
+
+    private static int channelOf(FabricTiming t) {
+        return t.lastProtocol() != null && t.lastProtocol().startsWith("ib") ? 1 : 0;
+    }
 }

@@ -60,8 +60,9 @@ final class VirtualPacing extends ModelPacing {
 
     @Override
     boolean mayMakeDeferred(long t) {
-        // also nothing at or before t still unread in this rank's own rings: what it causes may sort first
-        return order.ownPendingMin() > t && order.mayBook(t);
+        // also nothing at or before t still unread in this rank's own rings: what it causes may sort first;
+        // and no earlier booking the rank's one-sided engine has deferred
+        return order.ownPendingMin() > t && order.firstOfRank(VirtualOrder.TWO_SIDED, t) && order.mayBook(t);
     }
 
     @Override
@@ -81,7 +82,7 @@ final class VirtualPacing extends ModelPacing {
 
     @Override
     void deferredFrom(long at) {
-        order.deferredFrom(at);
+        order.deferredFrom(VirtualOrder.TWO_SIDED, at);
     }
 
     @Override

@@ -80,14 +80,49 @@ class VirtualOrderTest {
     @Test
     void aDeferredBookingHoldsTheFloorWhileTheRankRunsOrWaits() {
         order[1].publish(100);
-        order[1].deferredFrom(40);
+        order[1].deferredFrom(VirtualOrder.TWO_SIDED, 40);
         order[2].publish(1000);
         assertEquals(40, order[1].floor());
         assertFalse(order[0].mayBook(60));
         order[1].blocked();
         assertEquals(40, order[1].floor(), "blocked, but its deferred booking is still to be made");
-        order[1].deferredFrom(Long.MAX_VALUE);
+        order[1].deferredFrom(VirtualOrder.TWO_SIDED, Long.MAX_VALUE);
         assertTrue(order[0].mayBook(60));
+    }
+
+    @Test
+    void bothEnginesDeferredBookingsHoldTheFloorAndGoInInstantOrder() {
+        order[1].publish(100);
+        order[1].deferredFrom(VirtualOrder.TWO_SIDED, 60);
+        order[1].deferredFrom(VirtualOrder.ONE_SIDED, 40);
+        assertEquals(40, order[1].floor());
+        assertFalse(order[1].firstOfRank(VirtualOrder.TWO_SIDED, 60), "the one-sided booking at 40 goes first");
+        assertTrue(order[1].firstOfRank(VirtualOrder.ONE_SIDED, 40));
+        order[1].deferredFrom(VirtualOrder.ONE_SIDED, 60);
+        assertTrue(order[1].firstOfRank(VirtualOrder.TWO_SIDED, 60), "equal instants: the two-sided engine's first");
+        assertFalse(order[1].firstOfRank(VirtualOrder.ONE_SIDED, 60));
+        order[1].deferredFrom(VirtualOrder.TWO_SIDED, Long.MAX_VALUE);
+        assertEquals(60, order[1].floor(), "the one-sided engine's booking still counts");
+        order[1].done();
+        assertEquals(VirtualOrder.DONE, order[1].floor());
+    }
+
+    @Test
+    void stampedEntriesBesidePacketsBoundTheirRank() {
+        long[] waiting = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+        for (VirtualOrder o : order) {
+            o.stamps(s -> waiting[s]);
+        }
+        order[1].blocked();
+        order[2].publish(1000);
+        assertTrue(order[0].mayBook(500));
+        waiting[1] = 300; // e.g. an address in rank 1's Remote Address Buffer, landing at 300
+        assertFalse(order[0].mayBook(500), "what the entry causes happens no earlier than 300");
+        assertTrue(order[0].mayBook(299));
+        assertFalse(order[0].mayBook(300), "an entry at the instant itself holds every rank");
+        assertEquals(300, order[1].ownPendingMin());
+        waiting[1] = Long.MAX_VALUE;
+        assertTrue(order[0].mayBook(500));
     }
 
     @Test
