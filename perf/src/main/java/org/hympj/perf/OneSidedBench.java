@@ -12,6 +12,7 @@ import org.hympj.model.ArrayTimelines;
 import org.hympj.model.DescriptorCache;
 import org.hympj.model.Fabric;
 import org.hympj.model.ModelParams;
+import org.hympj.model.OneSidedTiming;
 import org.hympj.model.Plan;
 import org.hympj.model.TimingModel;
 import org.hympj.model.Transfer;
@@ -288,11 +289,8 @@ public final class OneSidedBench {
         Plan plan = new Plan();
         int[] path = new int[Math.max(4, model.topology().maxHops() + 2)];
         // the fabric the one-sided engine takes: TCA inside a subcluster, IB across
-        Fabric f = model.topology().tcaReaches(0, 1) ? Fabric.TCA : Fabric.IB;
-        Transfer notify = new Transfer().set(f, 1, 0, 32, Layout.CONTIGUOUS, 1, 32);
-        notify.mode = Transfer.Mode.MTOM;
-        notify.persistent = true;
-        notify.chainLength = 0;
+        Fabric f = OneSidedTiming.fabric(model.topology(), 0, 1);
+        Transfer notify = OneSidedTiming.address(new Transfer(), f, 1, 0);
         model.plan(notify, 0, new ArrayTimelines(model.topology().resources()), null, path, plan);
         double n = plan.visibleAt;
         DescriptorCache cache = new DescriptorCache(DescriptorCache.policy(p.string("tca.cache.policy", "lru")),

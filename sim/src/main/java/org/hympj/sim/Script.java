@@ -96,6 +96,19 @@ public final class Script {
         return sim.newRequest(rank, false, source, tag, sim.shape(data), segment, true, false);
     }
 
+    /**
+     * A request as {@code comm.isend} makes one (not registered: its puts go through the descriptor
+     * cache), to {@link #start} and {@link #waitFor} as often as the program issues that send.
+     */
+    public int isendRequest(int dest, int tag, Shape data, boolean segment) {
+        return sim.newRequest(rank, true, dest, tag, sim.shape(data), segment, false, false);
+    }
+
+    /** A request as {@code comm.irecv} makes one (see {@link #isendRequest}). */
+    public int irecvRequest(int source, int tag, Shape data, boolean segment) {
+        return sim.newRequest(rank, false, source, tag, sim.shape(data), segment, false, false);
+    }
+
     /** True for a send request. */
     public boolean isSend(int request) {
         return sim.isSend(request);

@@ -9,6 +9,7 @@ import org.hympj.model.Fabric;
 import org.hympj.model.JobFabric;
 import org.hympj.model.ModelParams;
 import org.hympj.model.NetTopology;
+import org.hympj.model.OneSidedTiming;
 import org.hympj.model.Plan;
 import org.hympj.model.TimingModel;
 import org.hympj.model.Transfer;
@@ -44,6 +45,12 @@ public final class Sim {
     private static final int EV_FIN = 3;
     private static final int EV_SEND_DONE = 4;
     private static final int EV_PUT_ARRIVE = 5;
+    /** --p2p onesided: a receive's address write is booked (id: the receive). */
+    private static final int EV_OS_ADDRESS = 6;
+    /** --p2p onesided: a receive's address lands at its sender (id: the receive). */
+    private static final int EV_OS_LAND = 7;
+    /** --p2p onesided: a send's put is booked (id: the send). */
+    private static final int EV_OS_PUT = 8;
 
     // rank states
     private static final int RUNNING = 0;
@@ -102,6 +109,38 @@ public final class Sim {
     /** When each request last started, in the order of its rank's starts (ties of its data at one instant). */
     private long[] rStartOrder = new long[64];
     private long starts;
+    // --p2p onesided (OneSidedTiming's rule, as the emulator's OsEngine on virtual time)
+    /** The rule, or null: point-to-point is two-sided. */
+    private final OneSidedTiming oneSided;
+    /** Planned as persistent by the one-sided engine (sendInit, recvInit, blocking calls; not isend/irecv). */
+    private boolean[] rOsPersistent = new boolean[64];
+    /** When a one-sided request was started; a receive: when its address landed; a send: its receive. */
+    private long[] rIssued = new long[64];
+    private long[] rLanded = new long[64];
+    private int[] rMatch = new int[64];
+    /** Links of the one-sided lists (a receive is in one at a time: its pair's queue, then its sender's addresses). */
+    private int[] rOsNext = new int[64];
+    /** Per rank: its sends waiting for an address (issue order); the addresses landed there unmatched (landing order). */
+    private final int[] osSendHead;
+    private final int[] osSendTail;
+    private final int[] osAddrHead;
+    private final int[] osAddrTail;
+    /** Per (receiver, sender) pair in use: its addresses and the receives waiting to write theirs. */
+    private final java.util.Map<Long, OsPair> osPairs = new java.util.HashMap<>();
+    /** The one-sided engine plans with descriptor caches of its own (the emulator's OsEngine has its own FabricTiming). */
+    private final DescriptorCache[] osCaches;
+
+    /** A receiver's addresses to one sender: written in order, the head scheduled when the one before is written. */
+    private static final class OsPair {
+        final OneSidedTiming.Addresses addresses;
+        int head = -1;
+        int tail = -1;
+        boolean scheduled;
+
+        OsPair(OneSidedTiming.Addresses addresses) {
+            this.addresses = addresses;
+        }
+    }
 
     // request sets (startAll / waitAll)
     final List<int[]> sets = new ArrayList<>();
@@ -199,6 +238,16 @@ public final class Sim {
         this.scheduler = fabric.scheduler();
         this.machine = fabric.machine();
         this.caches = new DescriptorCache[np];
+        this.osCaches = new DescriptorCache[np];
+        this.oneSided = config.p2p.equals("onesided") ? new OneSidedTiming(model) : null;
+        this.osSendHead = new int[np];
+        this.osSendTail = new int[np];
+        this.osAddrHead = new int[np];
+        this.osAddrTail = new int[np];
+        Arrays.fill(osSendHead, -1);
+        Arrays.fill(osSendTail, -1);
+        Arrays.fill(osAddrHead, -1);
+        Arrays.fill(osAddrTail, -1);
         this.path = new int[Math.max(4, topo.maxHops() + 2)];
         this.persistentTca = new int[np];
         this.tcaLinkBw = p.bytesPerNs("tca.link.bandwidth");
@@ -276,6 +325,7 @@ public final class Sim {
         rSend[q] = send;
         rSeg[q] = seg;
         rPersistent[q] = register;   // planned as persistent only when registered by sendInit (Engine: s.registered)
+        rOsPersistent[q] = persistent;
         rEngineHint[q] = -1;
         rDone[q] = true;
         rNext[q] = -1;
@@ -325,6 +375,11 @@ public final class Sim {
         rNext = Arrays.copyOf(rNext, n);
         rSeqPlannedAt = Arrays.copyOf(rSeqPlannedAt, n);
         rStartOrder = Arrays.copyOf(rStartOrder, n);
+        rOsPersistent = Arrays.copyOf(rOsPersistent, n);
+        rIssued = Arrays.copyOf(rIssued, n);
+        rLanded = Arrays.copyOf(rLanded, n);
+        rMatch = Arrays.copyOf(rMatch, n);
+        rOsNext = Arrays.copyOf(rOsNext, n);
     }
 
     // ------------------------------------------------------------------ running
@@ -382,6 +437,15 @@ public final class Sim {
                     break;
                 case EV_PUT_ARRIVE:
                     putArrive(id, t);
+                    break;
+                case EV_OS_ADDRESS:
+                    osWriteAddress(id, t);
+                    break;
+                case EV_OS_LAND:
+                    osAddressLanded(id, t);
+                    break;
+                case EV_OS_PUT:
+                    osPut(id, t);
                     break;
                 default:
                     throw new IllegalStateException("internal: event kind " + kind);
@@ -655,6 +719,10 @@ public final class Sim {
     private void start(int q, long now) {
         rDone[q] = false;
         rStartOrder[q] = ++starts;
+        if (oneSided != null && rTag[q] < Script.TAG_BARRIER && rPeer[q] != PROC_NULL) {
+            osStart(q, now);   // the user's point-to-point; collectives stay two-sided
+            return;
+        }
         if (rSend[q]) {
             startSend(q, now);
         } else {
@@ -923,6 +991,148 @@ public final class Sim {
         }
     }
 
+    // ------------------------------------------------------------------ one-sided point-to-point (S2)
+
+    /**
+     * --p2p onesided (OneSidedTiming; the emulator's OsEngine on virtual time): a receive writes its
+     * address to its sender — in order per pair, each when the one before is written — and a send
+     * waits for a matching address, then puts its data.
+     */
+    private void osStart(int q, long now) {
+        rIssued[q] = now;
+        if (rSend[q]) {
+            int r = rOwner[q];
+            int a = osTakeAddress(r, rPeer[q], rTag[q]);
+            if (a >= 0) {
+                osMatched(q, a);
+            } else {
+                rOsNext[q] = -1;
+                if (osSendTail[r] < 0) {
+                    osSendHead[r] = q;
+                } else {
+                    rOsNext[osSendTail[r]] = q;
+                }
+                osSendTail[r] = q;
+            }
+        } else {
+            OsPair pair = osPair(rOwner[q], rPeer[q]);
+            rOsNext[q] = -1;
+            if (pair.tail < 0) {
+                pair.head = q;
+            } else {
+                rOsNext[pair.tail] = q;
+            }
+            pair.tail = q;
+            osScheduleAddress(pair);
+        }
+    }
+
+    private OsPair osPair(int receiver, int sender) {
+        return osPairs.computeIfAbsent((long) receiver * np + sender, k -> new OsPair(oneSided.addresses()));
+    }
+
+    /** Schedules the booking of the pair's first waiting address, unless one is scheduled. */
+    private void osScheduleAddress(OsPair pair) {
+        if (!pair.scheduled && pair.head >= 0) {
+            pair.scheduled = true;
+            push(pair.addresses.nextAt(rIssued[pair.head]), EV_OS_ADDRESS, pair.head);
+        }
+    }
+
+    /** Receive q's address write is booked at t (q heads its pair's queue). */
+    private void osWriteAddress(int q, long t) {
+        int r = rOwner[q];
+        int sender = rPeer[q];
+        OsPair pair = osPair(r, sender);
+        pair.head = rOsNext[q];
+        if (pair.head < 0) {
+            pair.tail = -1;
+        }
+        pair.scheduled = false;
+        Fabric f = OneSidedTiming.fabric(topo, r, sender);
+        model.plan(OneSidedTiming.address(transfer, f, r, sender), t, timelines, osCache(r), path, plan);
+        account(transfer, f == Fabric.TCA ? 0 : 1, OneSidedTiming.ADDRESS_BYTES);
+        pair.addresses.written(t, plan.visibleAt);
+        rLanded[q] = plan.visibleAt;
+        push(plan.visibleAt, EV_OS_LAND, q);
+        osScheduleAddress(pair);
+    }
+
+    /** Receive q's address lands at its sender: the first waiting send it matches takes it. */
+    private void osAddressLanded(int q, long t) {
+        int sender = rPeer[q];
+        int prev = -1;
+        for (int s = osSendHead[sender]; s >= 0; prev = s, s = rOsNext[s]) {
+            if (rPeer[s] == rOwner[q] && rTag[s] == rTag[q]) {
+                osUnlink(osSendHead, osSendTail, sender, prev, s);
+                osMatched(s, q);
+                return;
+            }
+        }
+        rOsNext[q] = -1;
+        if (osAddrTail[sender] < 0) {
+            osAddrHead[sender] = q;
+        } else {
+            rOsNext[osAddrTail[sender]] = q;
+        }
+        osAddrTail[sender] = q;
+    }
+
+    /** The first address landed at rank r from {@code receiver} with {@code tag}, unlinked, or -1. */
+    private int osTakeAddress(int r, int receiver, int tag) {
+        int prev = -1;
+        for (int a = osAddrHead[r]; a >= 0; prev = a, a = rOsNext[a]) {
+            if (rOwner[a] == receiver && rTag[a] == tag) {
+                osUnlink(osAddrHead, osAddrTail, r, prev, a);
+                return a;
+            }
+        }
+        return -1;
+    }
+
+    private void osUnlink(int[] head, int[] tail, int r, int prev, int q) {
+        if (prev < 0) {
+            head[r] = rOsNext[q];
+        } else {
+            rOsNext[prev] = rOsNext[q];
+        }
+        if (tail[r] == q) {
+            tail[r] = prev;
+        }
+    }
+
+    /** Send s found receive a's address: its put is booked at the later of its issue and the address noticed. */
+    private void osMatched(int s, int a) {
+        rMatch[s] = a;
+        push(oneSided.putAt(rIssued[s], rLanded[a]), EV_OS_PUT, s);
+    }
+
+    /** Send s's put is booked at t: the receive completes when its flag is noticed, the send when its end is. */
+    private void osPut(int s, long t) {
+        int a = rMatch[s];
+        int src = rOwner[s];
+        int dst = rPeer[s];
+        Shape d = shapes.get(rShape[s]);
+        long accept = Math.min(d.bytes, shapes.get(rShape[a]).bytes);
+        Fabric f = OneSidedTiming.fabric(topo, src, dst);
+        transfer.setMessage(f, src, dst, accept, d.layout, d.blocks, d.elements, d.typeKey, rSeg[s], true,
+            rOsPersistent[s], 0, topo.engines(), -1, -1);
+        model.plan(transfer, t, timelines, osCache(src), path, plan);
+        account(transfer, f == Fabric.TCA ? 0 : 1, accept);
+        messages++;
+        push(Math.max(rIssued[a], oneSided.noticed(plan.visibleAt)), EV_SEND_DONE, a);
+        push(oneSided.noticed(plan.senderDone), EV_SEND_DONE, s);
+    }
+
+    private DescriptorCache osCache(int rank) {
+        DescriptorCache c = osCaches[rank];
+        if (c == null) {
+            c = fabric.newDescriptorCache();
+            osCaches[rank] = c;
+        }
+        return c;
+    }
+
     // ------------------------------------------------------------------ MGEN puts
 
     /** rdma_put: a non-persistent TCA put (IB where TCA does not reach), no matching; arrives at its tag. */
@@ -1008,7 +1218,11 @@ public final class Sim {
             case EV_CTS:
                 return mSrc[id];        // the sender reads the clear-to-send and plans its data
             case EV_SEND_DONE:
+            case EV_OS_ADDRESS:
+            case EV_OS_PUT:
                 return rOwner[id];
+            case EV_OS_LAND:
+                return rPeer[id];       // the address lands at its sender
             default:
                 return mDst[id];        // deliveries, completion notices, arrivals: the receiver
         }
@@ -1027,8 +1241,9 @@ public final class Sim {
         // with the instant holds every booking at it; equal bookings go in rank order)
         // (a rank's data released at one instant before its own resumption, in its sends' start
         // order, as the emulator's DeferredBookings; everything else as pushed)
-        boolean books = kind == EV_RESUME || kind == EV_CTS;
-        long order = kind == EV_CTS ? rStartOrder[mSend[id]] : (1L << 42) | seq;
+        boolean books = kind == EV_RESUME || kind == EV_CTS || kind == EV_OS_ADDRESS || kind == EV_OS_PUT;
+        long order = kind == EV_CTS ? rStartOrder[mSend[id]]
+            : kind == EV_OS_ADDRESS || kind == EV_OS_PUT ? rStartOrder[id] : (1L << 42) | seq;
         seq++;
         long s = (books ? 1L << 62 : 0) | ((long) actingRank(kind, id) << 43) | (order & SEQ_MASK);
         long pay = ((long) kind << 32) | (id & 0xffffffffL);

@@ -27,6 +27,8 @@ public final class SimConfig {
     public int eagerLimit = -1;
     /** The job's default barrier: dissemination, rd or ring. */
     public String barrier = "dissemination";
+    /** Point-to-point: twosided, or onesided (S2's isend/irecv from one-sided writes; collectives stay two-sided). */
+    public String p2p = "twosided";
 
     public SimConfig copy() {
         SimConfig c = new SimConfig();
@@ -40,6 +42,7 @@ public final class SimConfig {
         c.schedBarrier = schedBarrier;
         c.eagerLimit = eagerLimit;
         c.barrier = barrier;
+        c.p2p = p2p;
         return c;
     }
 
@@ -60,6 +63,7 @@ public final class SimConfig {
     public String toString() {
         return "np " + np + ", model " + model + ", subcluster " + effectiveSubcluster() + ", route " + route
             + (sched.equals("none") ? "" : ", sched " + sched + (schedBarrier ? " (barrier)" : ""))
-            + ", eager limit " + effectiveEagerLimit() + ", barrier " + barrier;
+            + ", eager limit " + effectiveEagerLimit() + ", barrier " + barrier
+            + (p2p.equals("onesided") ? ", p2p onesided" : "");
     }
 }

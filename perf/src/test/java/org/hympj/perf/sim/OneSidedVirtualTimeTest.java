@@ -19,6 +19,7 @@ import org.hympj.perf.OneSidedBench;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
 import org.hympj.shm.launch.Launcher;
+import org.hympj.tools.sim.SimMain;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one polling delay (docs/ONESIDED.md, "On virtual time"), the same beside two threads burning
  * both CPUs; with the polling delay set to 0, one put pre-posted and S2's ideal (address notify
  * + put) on demand: the engine adds nothing the model does not hold. The model's figures are
- * the bench's own rows, each transfer planned alone on empty timelines. Ratios only.
+ * the bench's own rows, each transfer planned alone on empty timelines; the simulator
+ * ({@code --p2p onesided}) predicts the ping-pong and the flagship's one-sided halo exchange.
+ * Ratios only.
  */
 class OneSidedVirtualTimeTest {
     private static final Pattern ROW = Pattern.compile("hympj,(onesided-lat|onesided-ideal),([a-z0-9-]+),8,1,([0-9.]+),us");
@@ -70,6 +73,35 @@ class OneSidedVirtualTimeTest {
         Map<String, Double> busy = CpuBurners.beside(() -> pingPong("ha-pacs", 4));
         assertEquals(1.0, busy.get("lat") / quiet.get("lat"), 0.005,
             () -> "quiet: " + describe(quiet) + "; beside two burning threads: " + describe(busy));
+        double sim = SimMain.pingPong(Map.of("--preposted", "4", "--iters", "20", "--warmup", "2"), "onesided", 8)
+            .value();
+        assertEquals(1.0, quiet.get("lat") / sim, 0.005, () -> describe(quiet) + "; the simulator: " + sim);
+    }
+
+    private static final Pattern PER_ITERATION = Pattern.compile("time per iteration ([0-9.]+) us");
+
+    /**
+     * The flagship (Jacobi3D, 8 ranks, subclusters of 4: TCA inside, IB across; heap arrays, strided
+     * faces through the staging area) with its halo exchange on the one-sided engine and its
+     * allreduce on the two-sided one: {@code --compute-scale 0} prints the simulator's prediction of
+     * the same program ({@code hympj-sim jacobi3d --p2p onesided}), puts contending for engines
+     * and links included.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void flagshipOnTheOneSidedEngineIsTheSimulatorsFigure() throws IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(8, org.hympj.examples.Jacobi3D.class, "--n", "16", "--iters", "40")
+            .model("ha-pacs").subcluster(4).p2p("onesided").computeScale(0)
+            .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        assertFalse(r.allOutput().contains("booking(s) of rank"), r::allOutput);
+        Matcher m = PER_ITERATION.matcher(r.output(0));
+        assertTrue(m.find(), () -> "no time per iteration in rank 0's output:\n" + r.output(0));
+        double emu = Double.parseDouble(m.group(1));
+        double sim = SimMain.jacobi3d(Map.of("--iters", "40", "--p2p", "onesided"), 16).value();
+        assertEquals(1.0, emu / sim, 0.01, () -> String.format(Locale.ROOT,
+            "Jacobi3D on --p2p onesided printed %.2f us per iteration, the simulator predicts %.3f", emu, sim));
     }
 
     @Test

@@ -8,7 +8,9 @@ import java.util.Map;
 import org.hympj.sim.*;
 import org.hympj.tools.sim.*;
 import org.hympj.perf.ScaleLes3Model;
+import org.hympj.model.JobFabric;
 import org.hympj.model.ModelParams;
+import org.hympj.model.TimingModel;
 import org.junit.jupiter.api.Test;
 
 /** The simulator alone (no jobs, well under a second): hand-worked cases, the replay it generalises, S4's shapes. */
@@ -36,6 +38,25 @@ class SimTest {
             double sim = SimMain.scaleLes3(Map.of("--iters", "5", "--warmup", "1"), "ns", policy, 60).value();
             assertEquals(replay, sim, 1e-3, policy);
         }
+    }
+
+    /**
+     * --p2p onesided (OneSidedTiming): an 8-byte ping-pong's half round trip is S2's ideal (the
+     * address write + the put, each alone on the model) plus two polling delays on demand (the
+     * sender notices the address, then its own put's end before it posts its next receive), one
+     * put plus one delay with receives posted ahead; the two-sided engine's is one put.
+     */
+    @Test
+    void oneSidedPingPongIsTheIdealPlusItsPollingDelays() {
+        TimingModel m = JobFabric.of(new SimConfig().fabricOptions()).model();
+        double[] ideal = org.hympj.perf.OneSidedBench.ideal(m, org.hympj.perf.BufferKind.SEGMENT, 8);
+        double delay = m.pollDelay();
+        assertTrue(delay > 0);
+        Map<String, String> o = Map.of("--iters", "20", "--warmup", "2");
+        assertEquals((ideal[0] + ideal[1] + 2 * delay) / 1000, SimMain.pingPong(o, "onesided", 8).value(), 1e-3);
+        Map<String, String> pre = Map.of("--iters", "20", "--warmup", "2", "--preposted", "4");
+        assertEquals((ideal[1] + delay) / 1000, SimMain.pingPong(pre, "onesided", 8).value(), 1e-3);
+        assertEquals(ideal[1] / 1000, SimMain.pingPong(pre, "twosided", 8).value(), 1e-3);
     }
 
     /** --sched rndv: a rendezvous pays its RTS and CTS as control puts (as the emulator: RndvHandshakeTest). */

@@ -192,6 +192,60 @@ public final class Patterns {
         }
     }
 
+    /**
+     * The isend/irecv ping-pong of {@code hympj-bench onesided} ({@code OneSidedBench}) between
+     * ranks 0 and 1, tag 7, {@code bytes} of bytes. {@code preposted} K = 0: each side posts its
+     * receive when it needs it (rank 0: isend, wait, irecv, wait; rank 1 the mirror); K &gt; 0: each
+     * keeps K receives posted ahead (K buffers), re-posting one as it completes. One loop turn is K
+     * round trips (one on demand), rank 0's window timed: the half round trip is the turn / 2K.
+     */
+    public static void pingPong(Sim sim, long bytes, int preposted, boolean segment, int warmup, int iters) {
+        if (sim.size() != 2) {
+            throw new IllegalArgumentException("onesided: the ping-pong runs on 2 ranks, not " + sim.size());
+        }
+        Shape data = Shape.bytes(bytes);
+        for (int r = 0; r < 2; r++) {
+            Script s = sim.script(r);
+            int peer = 1 - r;
+            int send = s.isendRequest(peer, 7, data, segment);
+            int[] recv = new int[Math.max(1, preposted)];
+            for (int k = 0; k < recv.length; k++) {
+                recv[k] = s.irecvRequest(peer, 7, data, segment);
+            }
+            s.barrier();
+            for (int k = 0; k < preposted; k++) {
+                s.start(recv[k]);
+            }
+            s.loop(warmup + iters);
+            s.markStart();
+            for (int k = 0; k < recv.length; k++) {
+                if (r == 0) {
+                    s.start(send);
+                    s.waitFor(send);
+                    if (preposted == 0) {
+                        s.start(recv[k]);
+                    }
+                    s.waitFor(recv[k]);
+                    if (preposted > 0) {
+                        s.start(recv[k]);
+                    }
+                } else {
+                    if (preposted == 0) {
+                        s.start(recv[k]);
+                    }
+                    s.waitFor(recv[k]);
+                    if (preposted > 0) {
+                        s.start(recv[k]);
+                    }
+                    s.start(send);
+                    s.waitFor(send);
+                }
+            }
+            s.markEnd();
+            s.endLoop();
+        }
+    }
+
     /** Allreduce latency (DOUBLE SUM on heap arrays) as {@code Collective allreduce} times it. */
     public static void allreduce(Sim sim, long bytes, int warmup, int iters) {
         int count = (int) Math.max(1, bytes / 8);

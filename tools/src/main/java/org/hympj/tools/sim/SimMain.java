@@ -37,8 +37,12 @@ public final class SimMain {
         "  barrier     barrier latency (Collective): sizes = rank counts (2..8), --algo dissemination,rd,ring,",
         "              --impl twosided (the library's barrier, default) | put (S4's barriers on MGEN puts)",
         "  allreduce   allreduce of doubles (Collective): sizes in bytes (8 65536), --np 8",
+        "  onesided    the isend/irecv ping-pong of hympj-bench onesided (OneSidedBench, 2 ranks): sizes in bytes",
+        "              (8 4096 65536 1048576 4194304), --p2p onesided,twosided (both), --preposted K (0),",
+        "              --buffers segment|heap (segment): the half round trip, us",
         "  replay DIR  a --trace journal: on the traced ranks, or --np P --replay-dims D (scaled, regular grids)",
         "options: --np P  --model M (ha-pacs; tofu for scale-les3)  --subcluster S  --route R  --route-table T",
+        "         --p2p twosided|onesided (the user's point-to-point engine; collectives stay two-sided)",
         "         --stripe B  --sched P  --eager-limit B  --coll barrier=ALG  --warmup W  --iters I",
         "         --jitter US (mean exponential wake-up / packet-reading delay: emulated ranks' scheduling noise)",
         "         --issue ranks|interleaved (sends of ranks starting at one instant: rank by rank, or in turn)",
@@ -149,6 +153,16 @@ public final class SimMain {
                 }
                 break;
             }
+            case "onesided": {
+                List<String> bs = sizes.isEmpty() ? List.of("8", "4096", "65536", "1048576", "4194304") : sizes;
+                for (String engine : list(o, "--p2p", "onesided,twosided")) {
+                    for (String b : bs) {
+                        results.add(pingPong(o, engine, Long.parseLong(b)));
+                        emit(out, o, results.get(results.size() - 1));
+                    }
+                }
+                break;
+            }
             case "replay": {
                 if (sizes.size() != 1) {
                     throw new IllegalArgumentException("replay takes one trace directory");
@@ -203,6 +217,7 @@ public final class SimMain {
         c.stripe = Long.parseLong(o.getOrDefault("--stripe", "-1"));
         c.sched = o.getOrDefault("--sched", "none");
         c.eagerLimit = Integer.parseInt(o.getOrDefault("--eager-limit", "-1"));
+        c.p2p = o.getOrDefault("--p2p", "twosided");   // the onesided pattern takes a list (one run per engine)
         String coll = o.getOrDefault("--coll", "");
         if (coll.startsWith("barrier=")) {
             c.barrier = coll.substring("barrier=".length());
@@ -282,6 +297,28 @@ public final class SimMain {
         Sim sim = new Sim(c);
         Patterns.allreduce(sim, bytes, warm, iters);
         return finish(sim, "allreduce", "heap", bytes, Patterns.Metric.RANK0, warm, iters, "us");
+    }
+
+    /**
+     * The ping-pong of {@code hympj-bench onesided} on point-to-point engine {@code engine}
+     * (onesided, twosided): the half round trip in µs, as its {@code onesided-lat} row (variant
+     * ENGINE, or ENGINE-preK).
+     */
+    public static Result pingPong(Map<String, String> o, String engine, long bytes) {
+        if (!engine.equals("onesided") && !engine.equals("twosided")) {
+            throw new IllegalArgumentException("--p2p must be onesided or twosided, was " + engine);
+        }
+        SimConfig c = config(o, "ha-pacs", 2);
+        c.p2p = engine;
+        int pre = Integer.parseInt(o.getOrDefault("--preposted", "0"));
+        int warm = Integer.parseInt(o.getOrDefault("--warmup", "20"));
+        int iters = Integer.parseInt(o.getOrDefault("--iters", "100"));
+        Sim sim = new Sim(c);
+        Patterns.pingPong(sim, bytes, pre, !o.getOrDefault("--buffers", "segment").equals("heap"), warm, iters);
+        Result r = finish(sim, "onesided-lat", engine + (pre > 0 ? "-pre" + pre : ""), bytes, Patterns.Metric.RANK0,
+            warm, iters, "us");
+        return new Result(r.test(), r.variant(), r.size(), r.value() / (2.0 * Math.max(1, pre)), r.unit(), r.events(),
+            r.wallSeconds(), r.remarks());
     }
 
     /**

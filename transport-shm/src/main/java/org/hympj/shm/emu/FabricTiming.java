@@ -128,6 +128,17 @@ public final class FabricTiming {
         modelledDuration = plan.visibleAt - now;
     }
 
+    /**
+     * Plans the one-sided engine's address write from this rank to {@code dst} (S2's address
+     * notify, {@link org.hympj.model.OneSidedTiming#address}) issued at {@code stamp}; sets
+     * {@link #visibleAtReal} and {@link #senderDoneReal}.
+     */
+    public void planAddress(int dst, long stamp) {
+        org.hympj.model.OneSidedTiming.address(transfer, org.hympj.model.OneSidedTiming.fabric(model.topology(), rank,
+            dst), rank, dst);
+        planTransfer(modelNow(stamp), cache);
+    }
+
     /** Bytes of a rendezvous control message (RTS, CTS) planned as a put under {@code --sched rndv}. */
     public static final long CONTROL_BYTES = Transfer.CONTROL_BYTES;
 

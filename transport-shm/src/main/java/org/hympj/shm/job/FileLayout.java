@@ -14,7 +14,7 @@ public final class FileLayout {
     /** Bytes of one slot of a one-sided ring (Remote Address Buffer, complete buffer). */
     public static final int ONE_SIDED_SLOT = 64;
     /** Slots per peer in each one-sided ring. */
-    public static final int ONE_SIDED_SLOTS = 16;
+    public static final int ONE_SIDED_SLOTS = org.hympj.model.OneSidedTiming.SLOTS;
     /** Resources the timelines file has room for, per rank (engines, links, adapters). */
     static final int RESOURCES_PER_RANK = 64;
 

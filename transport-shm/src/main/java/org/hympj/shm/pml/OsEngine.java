@@ -22,6 +22,7 @@ import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobDirectory;
 import org.hympj.model.Fabric;
+import org.hympj.model.OneSidedTiming;
 import org.hympj.spi.ProgressEngine;
 
 /**
@@ -184,7 +185,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         this.oversubscribed = Idler.oversubscribed(size);
         this.appIdle = Idler.strategy(job.config().idle, size, cores);
         if (timing != null && timing.virtual()) {
-            this.vt = new OsVirtualTime(timing.clock(), timing.model().pollDelay(), size, SLOTS);
+            this.vt = new OsVirtualTime(timing.clock(), new OneSidedTiming(timing.model()), size);
             this.noRoom = new boolean[size];
             this.events = two.events();
             vt.order.stamps(this::waitingStamp); // our entries bound each rank as its packets do
@@ -709,7 +710,6 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         if (slot < 0) {
             return 0; // all address slots to this sender are in use
         }
-        long n = ring.produced();
         r.handle = handles.add(r);
         ring.putInt(slot, SlotRing.F_TAG, r.tag);
         ring.putInt(slot, SlotRing.F_CTX, r.ctx);
@@ -722,11 +722,10 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
                 vt.booked(at);
             }
             // the address notify: a small write to the sender (its 32-byte entry), segment to segment
-            timing.plan(fabricTo(src), src, org.hympj.api.Datatype.BYTE, 32, 32, true, true, true,
-                vt != null ? at : planNow());
+            timing.planAddress(src, vt != null ? at : planNow());
             vis = timing.visibleAtReal;
             if (vt != null) {
-                vt.addressWritten(src, n, at, vis);
+                vt.addressWritten(src, at, vis);
                 events.oneSidedWrite(src, r.tag, 32, timing);
             }
         }
@@ -909,7 +908,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         for (int p = 0; p < size; p++) {
             OsRequest r = recvWaiting[p].peekFirst();
             if (r != null && (skip == null || !skip[p])) {
-                long at = vt.addressAt(r, p, addrOut[p].produced());
+                long at = vt.addressAt(r, p);
                 if (at < nextAddressAt || (at == nextAddressAt && r.issueOrder < bestOrder)) {
                     best = p;
                     bestOrder = r.issueOrder;
@@ -1050,6 +1049,6 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
     }
 
     private Fabric fabricTo(int peer) {
-        return timing.model().topology().tcaReaches(rank, peer) ? Fabric.TCA : Fabric.IB;
+        return OneSidedTiming.fabric(timing.model().topology(), rank, peer);
     }
 }
