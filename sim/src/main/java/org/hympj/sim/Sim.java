@@ -125,8 +125,8 @@ public final class Sim {
     private final int[] osSendTail;
     private final int[] osAddrHead;
     private final int[] osAddrTail;
-    /** Per (receiver, sender) pair in use: its addresses and the receives waiting to write theirs. */
-    private final java.util.Map<Long, OsPair> osPairs = new java.util.HashMap<>();
+    /** Per receiver and sender (made at first use): its addresses and the receives waiting to write theirs. */
+    private final OsPair[][] osPairs;
     /** The one-sided engine plans with descriptor caches of its own (the emulator's OsEngine has its own FabricTiming). */
     private final DescriptorCache[] osCaches;
 
@@ -239,6 +239,7 @@ public final class Sim {
         this.machine = fabric.machine();
         this.caches = new DescriptorCache[np];
         this.osCaches = new DescriptorCache[np];
+        this.osPairs = new OsPair[np][];
         this.oneSided = config.p2p.equals("onesided") ? new OneSidedTiming(model) : null;
         this.osSendHead = new int[np];
         this.osSendTail = new int[np];
@@ -962,6 +963,11 @@ public final class Sim {
     }
 
     private DescriptorCache cache(int rank) {
+        return cacheIn(caches, rank);
+    }
+
+    /** The rank's descriptor cache in {@code caches} (the two-sided or the one-sided engine's), made at first use. */
+    private DescriptorCache cacheIn(DescriptorCache[] caches, int rank) {
         DescriptorCache c = caches[rank];
         if (c == null) {
             c = fabric.newDescriptorCache();
@@ -1006,13 +1012,7 @@ public final class Sim {
             if (a >= 0) {
                 osMatched(q, a);
             } else {
-                rOsNext[q] = -1;
-                if (osSendTail[r] < 0) {
-                    osSendHead[r] = q;
-                } else {
-                    rOsNext[osSendTail[r]] = q;
-                }
-                osSendTail[r] = q;
+                osAppend(osSendHead, osSendTail, r, q);
             }
         } else {
             OsPair pair = osPair(rOwner[q], rPeer[q]);
@@ -1028,7 +1028,15 @@ public final class Sim {
     }
 
     private OsPair osPair(int receiver, int sender) {
-        return osPairs.computeIfAbsent((long) receiver * np + sender, k -> new OsPair(oneSided.addresses()));
+        if (osPairs[receiver] == null) {
+            osPairs[receiver] = new OsPair[np];
+        }
+        OsPair p = osPairs[receiver][sender];
+        if (p == null) {
+            p = new OsPair(oneSided.addresses());
+            osPairs[receiver][sender] = p;
+        }
+        return p;
     }
 
     /** Schedules the booking of the pair's first waiting address, unless one is scheduled. */
@@ -1050,7 +1058,7 @@ public final class Sim {
         }
         pair.scheduled = false;
         Fabric f = OneSidedTiming.fabric(topo, r, sender);
-        model.plan(OneSidedTiming.address(transfer, f, r, sender), t, timelines, osCache(r), path, plan);
+        model.plan(OneSidedTiming.address(transfer, f, r, sender), t, timelines, cacheIn(osCaches, r), path, plan);
         account(transfer, f == Fabric.TCA ? 0 : 1, OneSidedTiming.ADDRESS_BYTES);
         pair.addresses.written(t, plan.visibleAt);
         rLanded[q] = plan.visibleAt;
@@ -1069,13 +1077,18 @@ public final class Sim {
                 return;
             }
         }
+        osAppend(osAddrHead, osAddrTail, sender, q);
+    }
+
+    /** Appends {@code q} to rank r's list (head[r], tail[r]) linked by rOsNext. */
+    private void osAppend(int[] head, int[] tail, int r, int q) {
         rOsNext[q] = -1;
-        if (osAddrTail[sender] < 0) {
-            osAddrHead[sender] = q;
+        if (tail[r] < 0) {
+            head[r] = q;
         } else {
-            rOsNext[osAddrTail[sender]] = q;
+            rOsNext[tail[r]] = q;
         }
-        osAddrTail[sender] = q;
+        tail[r] = q;
     }
 
     /** The first address landed at rank r from {@code receiver} with {@code tag}, unlinked, or -1. */
@@ -1117,20 +1130,11 @@ public final class Sim {
         Fabric f = OneSidedTiming.fabric(topo, src, dst);
         transfer.setMessage(f, src, dst, accept, d.layout, d.blocks, d.elements, d.typeKey, rSeg[s], true,
             rOsPersistent[s], 0, topo.engines(), -1, -1);
-        model.plan(transfer, t, timelines, osCache(src), path, plan);
+        model.plan(transfer, t, timelines, cacheIn(osCaches, src), path, plan);
         account(transfer, f == Fabric.TCA ? 0 : 1, accept);
         messages++;
         push(Math.max(rIssued[a], oneSided.noticed(plan.visibleAt)), EV_SEND_DONE, a);
         push(oneSided.noticed(plan.senderDone), EV_SEND_DONE, s);
-    }
-
-    private DescriptorCache osCache(int rank) {
-        DescriptorCache c = osCaches[rank];
-        if (c == null) {
-            c = fabric.newDescriptorCache();
-            osCaches[rank] = c;
-        }
-        return c;
     }
 
     // ------------------------------------------------------------------ MGEN puts
