@@ -21,7 +21,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *       {@link #BLOCKED} while it waits in the library with nothing to do (it can only be woken
  *       by a packet); {@link #DONE} once it has finalized;</li>
  *   <li>the stamps of the packets in its inbound rings: what a packet causes (a clear-to-send,
- *       the data a clear-to-send releases, a completion) happens no earlier than its stamp.</li>
+ *       the data a clear-to-send releases, a completion) happens no earlier than its stamp; and
+ *       likewise of the entries in its one-sided buffers ({@link PendingStamps}, --p2p onesided).</li>
  * </ul>
  * Equal instants go in rank order among the floors; a packet waiting at the instant itself holds
  * every rank (zero-cost handshakes cause bookings at their own instant: all of them must be in
