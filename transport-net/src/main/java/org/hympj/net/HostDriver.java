@@ -1,0 +1,134 @@
+package org.hympj.net;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.exceptions.RegistrationException;
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.file.Path;
+import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The media driver of one host, embedded in the process that runs the host's part of a job
+ * (the host agent), shared by the host's ranks. Its directory is in the job's files (removed
+ * with them); one thread (Aeron's shared mode) does the conductor's, sender's and receiver's
+ * work, idling as told. It binds the host's UDP endpoint on the address it is given — never on
+ * every interface — and holds it with a subscription of its own while the job runs, so the
+ * ranks' subscriptions (same URI) share that socket.
+ */
+public final class HostDriver implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HostDriver.class);
+    private static final int BIND_TRIES = 5;
+
+    private final MediaDriver driver;
+    private final Aeron client;
+    private final String endpoint;
+
+    private HostDriver(MediaDriver driver, Aeron client, String endpoint) {
+        this.driver = driver;
+        this.client = client;
+        this.endpoint = endpoint;
+    }
+
+    /**
+     * Starts the driver in {@code dir} and binds {@code address:port} (port 0: a free port).
+     *
+     * @throws IllegalStateException naming the address when it cannot be bound (not an address of
+     *     this host, or the port is taken)
+     */
+    public static HostDriver launch(Path dir, NetSettings settings, IdleStrategy idle, String address, int port) {
+        MediaDriver.Context ctx = new MediaDriver.Context()
+            .aeronDirectoryName(dir.toString())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(idle)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .warnIfDirectoryExists(false)
+            .termBufferSparseFile(true)
+            .imageLivenessTimeoutNs(settings.livenessNs)
+            .clientLivenessTimeoutNs(settings.livenessNs)
+            .publicationConnectionTimeoutNs(settings.livenessNs)
+            .socketRcvbufLength(settings.socketBuffer)
+            .socketSndbufLength(settings.socketBuffer)
+            .initialWindowLength(settings.window())
+            .mtuLength(settings.mtu)
+            .publicationTermBufferLength(settings.termLength)
+            .errorHandler(e -> LOG.warn("media driver in {}: {}", dir, e.toString()));
+        MediaDriver driver = MediaDriver.launchEmbedded(ctx);
+        Aeron client = null;
+        try {
+            client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+                .clientName("hympj-host"));
+            String ep = bind(client, settings, address, port);
+            return new HostDriver(driver, client, ep);
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            driver.close();
+            throw e;
+        }
+    }
+
+    private static String bind(Aeron client, NetSettings settings, String address, int port) {
+        InetAddress ip;
+        try {
+            ip = InetAddress.getByName(address);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot resolve the network address " + address + ": " + e.getMessage());
+        }
+        RuntimeException last = null;
+        for (int t = 0; t < (port == 0 ? BIND_TRIES : 1); t++) {
+            int p = port == 0 ? freePort(ip) : port;
+            String ep = (ip.getHostAddress().contains(":") ? "[" + ip.getHostAddress() + "]" : ip.getHostAddress())
+                + ":" + p;
+            try {
+                Subscription s = client.addSubscription(settings.subscriptionChannel(ep), NetSettings.HOST_STREAM);
+                LOG.debug("host endpoint {} bound (subscription {})", ep, s.registrationId());
+                return ep;
+            } catch (RegistrationException e) {
+                last = new IllegalStateException("cannot receive on " + ep + ": " + e.getMessage()
+                    + (port != 0 ? " (port " + port + " in use, or " + address + " is not an address of this host)"
+                        : ""), e);
+            }
+        }
+        throw last;
+    }
+
+    /** A port free on {@code ip} now (a race with another process is caught by the bind after it). */
+    private static int freePort(InetAddress ip) {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(ip, 0))) {
+            return s.getLocalPort();
+        } catch (SocketException e) {
+            throw new IllegalStateException("cannot bind a UDP socket on " + ip.getHostAddress()
+                + " (is it an address of this host?): " + e.getMessage(), e);
+        }
+    }
+
+    /** The {@code address:port} this host receives on. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public String directory() {
+        return driver.aeronDirectoryName();
+    }
+
+    /** Closes the endpoint and the driver, and removes the driver's directory. */
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } finally {
+            driver.close();
+        }
+    }
+
+}

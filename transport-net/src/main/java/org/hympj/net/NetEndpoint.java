@@ -1,0 +1,250 @@
+package org.hympj.net;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.Header;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One rank's side of the network: an Aeron client of its host's media driver, one subscription
+ * (the rank's stream at its host's endpoint) whose images are the connections from the ranks
+ * of other hosts, and one exclusive publication to each of them. {@link #outbound} and
+ * {@link #inbound} are the packet rings the PML uses for a remote peer.
+ *
+ * <p>A new image is a connection nobody has vouched for: it is admitted only when its first
+ * frame is a HELLO that verifies under the job's key, from a rank of another host, for this
+ * rank and this session; anything else is rejected (Aeron tells the sender) and logged, and
+ * the job goes on. A connection that goes away before its BYE — the peer's process or host died,
+ * or its heartbeats stopped for the liveness timeout — is reported to the {@link PeerLost}
+ * listener, which fails the job naming the rank.
+ *
+ * <p>Threads: everything runs in the rank's thread but the image callbacks, which run in the
+ * Aeron client's conductor thread and only queue an arrival or report a loss.
+ */
+public final class NetEndpoint implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NetEndpoint.class);
+    /** How long {@link #close} tries to write its BYEs behind a peer that does not read (flow control). */
+    private static final long BYE_TIMEOUT_NS = 5_000_000_000L;
+
+    /** Told when a connection from a rank is gone before its BYE. */
+    public interface PeerLost {
+        void lost(int rank, String why);
+    }
+
+    private final int rank;
+    private final JobKey key;
+    private final String version;
+    private final String[] endpoints;
+    private final PeerLost listener;
+    private final Aeron aeron;
+    private final Subscription subscription;
+    private final NetOutboundRing[] out;
+    private final NetInboundRing[] in;
+    private final ConcurrentLinkedQueue<Image> arrived = new ConcurrentLinkedQueue<>();
+    private final List<Image> pending = new ArrayList<>();
+    private volatile boolean arrivals;
+    private volatile boolean closing;
+    private final AtomicInteger refused = new AtomicInteger();
+    private final HelloReader helloReader = new HelloReader();
+
+    /**
+     * Connects to the host's media driver and opens this rank's subscription and publications.
+     *
+     * @param aeronDir  the host's media driver directory
+     * @param endpoints per rank, the {@code host:port} its host receives on; null for the ranks of this host
+     * @param version   this library's version, checked against every peer's
+     */
+    public NetEndpoint(String aeronDir, NetSettings settings, JobKey key, String version, int rank,
+                       String[] endpoints, PeerLost listener) {
+        if (endpoints[rank] == null) {
+            throw new IllegalArgumentException("rank " + rank + " has no endpoint of its own host");
+        }
+        this.rank = rank;
+        this.key = key;
+        this.version = version;
+        this.endpoints = endpoints.clone();
+        this.listener = listener;
+        this.out = new NetOutboundRing[endpoints.length];
+        this.in = new NetInboundRing[endpoints.length];
+        String mine = endpoints[rank];
+        this.aeron = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(aeronDir)
+            .driverTimeoutMs(Math.max(1000, settings.livenessNs / 1_000_000))
+            .clientName("hympj-rank-" + rank));
+        try {
+            this.subscription = aeron.addSubscription(settings.subscriptionChannel(mine),
+                NetSettings.STREAM_BASE + rank, this::onAvailable, this::onUnavailable);
+            for (int p = 0; p < endpoints.length; p++) {
+                if (p == rank || endpoints[p] == null || endpoints[p].equals(mine)) {
+                    continue; // a rank of this host: shared memory
+                }
+                ExclusivePublication pub = aeron.addExclusivePublication(settings.publicationChannel(endpoints[p]),
+                    NetSettings.STREAM_BASE + p);
+                byte[] hello = new byte[Hello.length(version)];
+                Hello.write(new UnsafeBuffer(hello), 0, key, rank, p, pub.sessionId(), version);
+                out[p] = new NetOutboundRing(pub, p, hello);
+                in[p] = new NetInboundRing(this, p);
+            }
+        } catch (RuntimeException e) {
+            aeron.close();
+            throw e;
+        }
+    }
+
+    /** True when {@code peer} is on another host (its packets take the network). */
+    public boolean remote(int peer) {
+        return out[peer] != null;
+    }
+
+    /** The ring this rank's packets to a remote {@code peer} go into. */
+    public NetOutboundRing outbound(int peer) {
+        return ring(out, peer);
+    }
+
+    /** The ring packets from a remote {@code peer} arrive in. */
+    public NetInboundRing inbound(int peer) {
+        return ring(in, peer);
+    }
+
+    private static <T> T ring(T[] rings, int peer) {
+        T r = rings[peer];
+        if (r == null) {
+            throw new IllegalArgumentException("rank " + peer + " is not on another host");
+        }
+        return r;
+    }
+
+    /** Connections refused so far (bad key, unexpected rank, not a HyMPJ sender). */
+    public int refused() {
+        return refused.get();
+    }
+
+    /** True when every remote peer's connection to this rank has been admitted. */
+    public boolean allConnected() {
+        for (NetInboundRing r : in) {
+            if (r != null && r.image() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void onAvailable(Image image) {
+        arrived.add(image);
+        arrivals = true;
+    }
+
+    private void onUnavailable(Image image) {
+        for (NetInboundRing r : in) {
+            if (r != null && r.image() == image) {
+                if (!r.ended() && !closing) {
+                    listener.lost(r.peer(), "its network connection from " + image.sourceIdentity()
+                        + " closed without a goodbye (its process or host stopped, or it was silent for too long)");
+                }
+                return;
+            }
+        }
+    }
+
+    boolean arrivals() {
+        return arrivals;
+    }
+
+    /** Checks the first frame of every connection that arrived: admitted, refused, or not there yet. */
+    void admit() {
+        Image img;
+        while ((img = arrived.poll()) != null) {
+            pending.add(img);
+        }
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            Image im = pending.get(i);
+            if (im.isClosed()) {
+                pending.remove(i);
+                continue;
+            }
+            helloReader.image = im;
+            helloReader.decided = false;
+            im.controlledPoll(helloReader, 1);
+            if (helloReader.decided) {
+                pending.remove(i);
+            }
+        }
+        arrivals = !pending.isEmpty() || !arrived.isEmpty();
+        String mismatch = helloReader.versionMismatch;
+        if (mismatch != null) {
+            throw new IllegalStateException(mismatch);
+        }
+    }
+
+    /** Reads a connection's first frame and admits or refuses it. */
+    private final class HelloReader implements ControlledFragmentHandler {
+        Image image;
+        boolean decided;
+        String versionMismatch;
+
+        @Override
+        public Action onFragment(DirectBuffer buffer, int offset, int length, Header header) {
+            decided = true;
+            if (header.reservedValue() != Hello.TYPE_HELLO) {
+                refuse(image, "its first frame is not a HELLO");
+                return Action.ABORT;
+            }
+            Hello.Verdict v = Hello.check(buffer, offset, length, key, rank, image.sessionId(),
+                src -> src >= 0 && src < in.length && in[src] != null);
+            if (v.source < 0) {
+                refuse(image, v.reason);
+                return Action.ABORT;
+            }
+            if (in[v.source].image() != null) {
+                refuse(image, "rank " + v.source + " is connected already");
+                return Action.ABORT;
+            }
+            if (!version.equals(v.version)) {
+                versionMismatch = "rank " + v.source + " (on " + endpoints[v.source] + ") runs HyMPJ " + v.version
+                    + ", rank " + rank + " runs " + version + ": every host of a job needs the same library";
+                refuse(image, "library version " + v.version + " differs from " + version);
+                return Action.ABORT;
+            }
+            in[v.source].attach(image);
+            return Action.BREAK; // the HELLO is consumed; the packets after it are the PML's
+        }
+    }
+
+    private void refuse(Image image, String reason) {
+        refused.incrementAndGet();
+        LOG.warn("rank {} refused a network connection from {} (session {}): {}", rank, image.sourceIdentity(),
+            image.sessionId(), reason);
+        image.reject(reason);
+    }
+
+    /**
+     * Ends every connection with a BYE after what was written before it (for at most a few
+     * seconds behind a peer that does not read), then closes the client: the host's driver goes
+     * on sending what the publications hold.
+     */
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            long until = System.nanoTime() + BYE_TIMEOUT_NS;
+            for (NetOutboundRing r : out) {
+                while (r != null && !r.tryBye() && System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                    Thread.yield();
+                }
+            }
+        } finally {
+            aeron.close();
+        }
+    }
+}

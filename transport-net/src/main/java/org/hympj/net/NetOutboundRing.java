@@ -1,0 +1,198 @@
+package org.hympj.net;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import io.aeron.logbuffer.BufferClaim;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * The sending side of one rank pair over the network, with the producer half of Agrona's
+ * {@link RingBuffer} contract (the PML writes its packets through tryClaim, buffer, commit as
+ * into a shared-memory ring): a claim is an Aeron claim in the publication's term buffer, the
+ * packet's kind goes in the frame's reserved value, commit publishes the frame. A claim fails
+ * (the packet waits in the PML's outbound queue, in order) while the peer is not connected yet
+ * or Aeron's flow control holds the publication back: nothing is dropped or reordered.
+ *
+ * <p>The first frame of the connection is its HELLO (the job key's MAC); the last, at close, a BYE.
+ * The consumer methods of the contract belong to {@link NetInboundRing} and throw here.
+ */
+public final class NetOutboundRing implements RingBuffer {
+    private final ExclusivePublication publication;
+    private final BufferClaim claim = new BufferClaim();
+    private final AtomicBuffer claimed;
+    private final int peer;
+    private final byte[] hello;
+    private boolean helloSent;
+
+    NetOutboundRing(ExclusivePublication publication, int peer, byte[] hello) {
+        this.publication = publication;
+        this.peer = peer;
+        this.hello = hello;
+        this.claimed = (AtomicBuffer) claim.buffer(); // the claim rewraps this one buffer on every claim
+    }
+
+    /** The rank this ring sends to. */
+    public int peer() {
+        return peer;
+    }
+
+    @Override
+    public int tryClaim(int msgTypeId, int length) {
+        if (!helloSent && !sendHello()) {
+            return INSUFFICIENT_CAPACITY;
+        }
+        long r = publication.tryClaim(length, claim);
+        if (r == Publication.ADMIN_ACTION) {
+            r = publication.tryClaim(length, claim); // a term rotated: the next claim goes through
+        }
+        if (r > 0) {
+            claim.reservedValue(msgTypeId);
+            return claim.offset();
+        }
+        if (r == Publication.CLOSED || r == Publication.MAX_POSITION_EXCEEDED) {
+            throw new IllegalStateException("the network connection to rank " + peer + " is closed ("
+                + Publication.errorString(r) + ")");
+        }
+        return INSUFFICIENT_CAPACITY; // not connected yet, or back-pressured: the caller queues and retries
+    }
+
+    private boolean sendHello() {
+        if (publication.tryClaim(hello.length, claim) <= 0) {
+            return false;
+        }
+        claimed.putBytes(claim.offset(), hello);
+        claim.reservedValue(Hello.TYPE_HELLO);
+        claim.commit();
+        helloSent = true;
+        return true;
+    }
+
+    @Override
+    public AtomicBuffer buffer() {
+        return claimed;
+    }
+
+    @Override
+    public void commit(int index) {
+        claim.commit();
+    }
+
+    @Override
+    public void abort(int index) {
+        claim.abort();
+    }
+
+    /** The largest packet one frame carries. */
+    @Override
+    public int maxMsgLength() {
+        return publication.maxPayloadLength();
+    }
+
+    @Override
+    public int capacity() {
+        return publication.termBufferLength();
+    }
+
+    /** True once the peer's image is connected (its HELLO can go). */
+    public boolean connected() {
+        return publication.isConnected();
+    }
+
+    /**
+     * Writes the BYE that ends the connection (after every packet before it); false while the
+     * publication cannot take it yet.
+     */
+    boolean tryBye() {
+        if (!helloSent) {
+            return true; // never connected: nothing to end
+        }
+        if (publication.tryClaim(4, claim) <= 0) {
+            return publication.isClosed() || !publication.isConnected();
+        }
+        claimed.putInt(claim.offset(), Hello.MAGIC); // a payload of its own: an empty frame is a heartbeat's shape
+        claim.reservedValue(Hello.TYPE_BYE);
+        claim.commit();
+        return true;
+    }
+
+    void close() {
+        publication.close();
+    }
+
+    // ------------------------------------------------------------------ not the producer's part
+
+    @Override
+    public boolean write(int msgTypeId, DirectBuffer srcBuffer, int offset, int length) {
+        int idx = tryClaim(msgTypeId, length);
+        if (idx < 0) {
+            return false;
+        }
+        claimed.putBytes(idx, srcBuffer, offset, length);
+        commit(idx);
+        return true;
+    }
+
+    @Override
+    public int read(MessageHandler handler) {
+        throw consumerSide();
+    }
+
+    @Override
+    public int read(MessageHandler handler, int messageCountLimit) {
+        throw consumerSide();
+    }
+
+    @Override
+    public int controlledRead(ControlledMessageHandler handler) {
+        throw consumerSide();
+    }
+
+    @Override
+    public int controlledRead(ControlledMessageHandler handler, int messageCountLimit) {
+        throw consumerSide();
+    }
+
+    @Override
+    public long nextCorrelationId() {
+        throw consumerSide();
+    }
+
+    @Override
+    public void consumerHeartbeatTime(long time) {
+        throw consumerSide();
+    }
+
+    @Override
+    public long consumerHeartbeatTime() {
+        throw consumerSide();
+    }
+
+    @Override
+    public long producerPosition() {
+        return publication.position();
+    }
+
+    @Override
+    public long consumerPosition() {
+        throw consumerSide();
+    }
+
+    /** Bytes published and not yet taken by the peer's flow control window (0 when unknown). */
+    @Override
+    public int size() {
+        return 0;
+    }
+
+    @Override
+    public boolean unblock() {
+        return false;
+    }
+
+    private static UnsupportedOperationException consumerSide() {
+        return new UnsupportedOperationException("the sending side of a network connection has no consumer");
+    }
+}
