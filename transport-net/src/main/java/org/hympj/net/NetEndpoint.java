@@ -80,7 +80,8 @@ public final class NetEndpoint implements AutoCloseable {
         this.aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDir)
             .driverTimeoutMs(Math.max(1000, settings.livenessNs / 1_000_000))
-            .clientName("hympj-rank-" + rank));
+            .clientName("hympj-rank-" + rank)
+            .threadFactory(NetEndpoint::daemon)); // a rank whose main ends (or throws) is not kept alive by it
         try {
             this.subscription = aeron.addSubscription(settings.subscriptionChannel(mine),
                 NetSettings.STREAM_BASE + rank, this::onAvailable, this::onUnavailable);
@@ -99,6 +100,12 @@ public final class NetEndpoint implements AutoCloseable {
             aeron.close();
             throw e;
         }
+    }
+
+    private static Thread daemon(Runnable r) {
+        Thread t = new Thread(r);
+        t.setDaemon(true);
+        return t;
     }
 
     /** True when {@code peer} is on another host (its packets take the network). */

@@ -38,6 +38,8 @@ public final class ShmMpj extends Mpj {
     /** The --trace journal (Tracer.NONE when the job is not traced). */
     private final org.hympj.shm.trace.Tracer tracer;
     private final org.hympj.shm.pml.RankLifecycle life;
+    /** The peers on other hosts (a job on several hosts), else null. */
+    private final org.hympj.shm.fabric.NetPeers net;
     private boolean closed;
 
     /**
@@ -53,7 +55,9 @@ public final class ShmMpj extends Mpj {
         this.rank = rank;
         this.ownsJob = ownsJob;
         this.control = job.openControl();
-        ShmFabric fabric = new ShmFabric(job, rank);
+        // referenced only here: a job on one host never loads the network transport's classes
+        this.net = job.hosts().multiHost() ? org.hympj.shm.fabric.NetPeers.open(job, rank, control) : null;
+        ShmFabric fabric = new ShmFabric(job, rank, net);
         JobConfig c = job.config();
         JobFabric jobFabric = JobFabric.of(c.fabric);
         double dilation = c.effectiveDilation(Runtime.getRuntime().availableProcessors());
@@ -209,6 +213,9 @@ public final class ShmMpj extends Mpj {
                 oneSided.close();
             }
             engine.flush();
+            if (net != null) {
+                net.close(); // goodbyes after everything written: peers on other hosts know this rank finalized
+            }
             if (job.config().routeStats) {
                 String summary = engine.routeStatistics().summary();
                 System.out.print(summary.isEmpty() ? "route statistics, rank " + rank + ": no message routed\n"

@@ -14,6 +14,11 @@ import org.agrona.UnsafeApi;
 public final class BulkOutbound {
     /** Payload positions are aligned to a cache line. */
     public static final int ALIGN = 64;
+    /**
+     * The bulk region of a peer on another host: there is none, so it never has room (eager
+     * payloads fall back to rendezvous, streams to pieces in the packet ring itself).
+     */
+    public static final BulkOutbound NONE = new BulkOutbound(0, 0);
 
     private final long headerAddr;
     private final long dataAddr;
@@ -36,6 +41,9 @@ public final class BulkOutbound {
      * Nothing is reserved until {@link #commit}.
      */
     public long tryReserve(int len) {
+        if (capacity == 0) {
+            return -1; // NONE
+        }
         long p = produced;
         int idx = (int) (p & (capacity - 1));
         long start = idx + len > capacity ? p + (capacity - idx) : p;

@@ -8,6 +8,8 @@ import org.agrona.IoUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.hympj.shm.job.HostLayout;
 import org.hympj.shm.job.JobDirectory;
 
 /**
@@ -20,14 +22,23 @@ import org.hympj.shm.job.JobDirectory;
  * ({@link #ring}, and {@link #bulkTo} for large payloads announced by a packet), puts into a peer's segment ({@link #segmentAddress}), and completion
  * notification (a packet written after the put: the ring's release store orders it after
  * the data).
+ *
+ * <p>A job on several hosts: the rings, bulk regions and segments are those of this host's ranks
+ * (slots by their index on the host); a peer on another host has no segment and no bulk region
+ * here, and its rings are the network transport's ({@link RemotePeers}), with the same
+ * claim/commit/read contract (Agrona's {@link RingBuffer}): the PML's protocols run unchanged
+ * over both, and never put into, pull from or stage in bulk for a remote peer ({@link #local}).
  */
 public final class ShmFabric implements AutoCloseable {
     private final int rank;
     private final int size;
     private final int channels;
-    /** [channel * size + peer] */
-    private final OneToOneRingBuffer[] outbound;
-    private final OneToOneRingBuffer[] inbound;
+    /** [channel * size + peer]: shared-memory rings for this host's ranks, network rings for the others. */
+    private final RingBuffer[] outbound;
+    private final RingBuffer[] inbound;
+    /** local[peer]: the peer runs on this host (shared memory reaches it). */
+    private final boolean[] local;
+    private final boolean singleHost;
     private final MappedByteBuffer[] ringMaps;
     private final MappedByteBuffer[] segmentMaps;
     private final MappedByteBuffer[] bulkMaps;
@@ -41,9 +52,32 @@ public final class ShmFabric implements AutoCloseable {
     private final long[] segmentAddress;
     private final long segmentBytes;
 
+    /** The fabric of a rank of a job on one host. */
     public ShmFabric(JobDirectory job, int rank) {
+        this(job, rank, null);
+    }
+
+    /**
+     * The fabric of a rank; {@code remote} gives the network rings of the peers on other hosts
+     * (null for a job on one host).
+     */
+    public ShmFabric(JobDirectory job, int rank, RemotePeers remote) {
         this.rank = rank;
         this.size = job.config().size;
+        HostLayout hosts = job.hosts();
+        this.singleHost = !hosts.multiHost();
+        if (!singleHost && remote == null) {
+            throw new IllegalArgumentException("rank " + rank + " of a job on " + hosts.hosts()
+                + " hosts needs the network transport");
+        }
+        if (!singleHost && job.config().channels() != 1) {
+            throw new IllegalArgumentException("a job on several hosts runs natively (one channel), not emulating fabrics");
+        }
+        int localCount = hosts.localCount();
+        this.local = new boolean[size];
+        for (int r = 0; r < size; r++) {
+            local[r] = hosts.local(r);
+        }
         this.segmentBytes = job.config().segmentBytes;
         int ringBytes = job.config().ringBytes;
         long slot = JobDirectory.ringSlotBytes(ringBytes);
@@ -51,8 +85,8 @@ public final class ShmFabric implements AutoCloseable {
         this.ringSlot = slot;
         this.ringLen = ringLen;
         this.channels = job.config().channels();
-        outbound = new OneToOneRingBuffer[channels * size];
-        inbound = new OneToOneRingBuffer[channels * size];
+        outbound = new RingBuffer[channels * size];
+        inbound = new RingBuffer[channels * size];
         ringMaps = new MappedByteBuffer[size];
         segmentMaps = new MappedByteBuffer[size];
         segmentAddress = new long[size];
@@ -62,6 +96,9 @@ public final class ShmFabric implements AutoCloseable {
         int bulkBytes = job.config().bulkBytes;
         long bulkSlot = JobDirectory.bulkSlotBytes(bulkBytes);
         for (int r = 0; r < size; r++) {
+            if (!local[r]) {
+                continue;
+            }
             File rf = job.ringFile(r).toFile();
             ringMaps[r] = IoUtil.mapExistingFile(rf, "rings of rank " + r);
             File sf = job.segmentFile(r).toFile();
@@ -73,15 +110,23 @@ public final class ShmFabric implements AutoCloseable {
         for (int c = 0; c < channels; c++) {
             for (int peer = 0; peer < size; peer++) {
                 int i = c * size + peer;
-                // my packets to peer live in peer's ring file, slot [c][rank]
+                if (!local[peer]) {
+                    outbound[i] = remote.outbound(peer);
+                    inbound[i] = remote.inbound(peer);
+                    bulkOut[i] = BulkOutbound.NONE;
+                    continue;
+                }
+                int me = hosts.localIndex(rank);
+                int them = hosts.localIndex(peer);
+                // my packets to peer live in peer's ring file, slot [c][me]
                 outbound[i] = new OneToOneRingBuffer(
-                    new UnsafeBuffer(ringMaps[peer], Math.toIntExact((c * size + rank) * slot), ringLen));
-                // packets from peer to me live in my ring file, slot [c][peer]
+                    new UnsafeBuffer(ringMaps[peer], Math.toIntExact((c * localCount + me) * slot), ringLen));
+                // packets from peer to me live in my ring file, slot [c][them]
                 inbound[i] = new OneToOneRingBuffer(
-                    new UnsafeBuffer(ringMaps[rank], Math.toIntExact((c * size + peer) * slot), ringLen));
-                bulkOut[i] = new BulkOutbound(BufferUtil.address(bulkMaps[peer]) + (c * size + rank) * bulkSlot,
+                    new UnsafeBuffer(ringMaps[rank], Math.toIntExact((c * localCount + them) * slot), ringLen));
+                bulkOut[i] = new BulkOutbound(BufferUtil.address(bulkMaps[peer]) + (c * localCount + me) * bulkSlot,
                     bulkBytes);
-                bulkIn[i] = new BulkInbound(BufferUtil.address(bulkMaps[rank]) + (c * size + peer) * bulkSlot,
+                bulkIn[i] = new BulkInbound(BufferUtil.address(bulkMaps[rank]) + (c * localCount + them) * bulkSlot,
                     bulkBytes);
             }
         }
@@ -101,13 +146,23 @@ public final class ShmFabric implements AutoCloseable {
         return size;
     }
 
+    /** True when {@code peer} runs on this host: shared memory reaches it (its segment, bulk regions, rings). */
+    public boolean local(int peer) {
+        return local[peer];
+    }
+
+    /** True when every rank of the job runs on this host. */
+    public boolean singleHost() {
+        return singleHost;
+    }
+
     /** Ring and bulk sets per ordered pair: 1 natively; 2 when emulating (0 = TCA, 1 = IB). */
     public int channels() {
         return channels;
     }
 
     /** The ring my packets to {@code peer} on {@code channel} go into. */
-    public OneToOneRingBuffer ring(int channel, int peer) {
+    public RingBuffer ring(int channel, int peer) {
         if (peer == rank) {
             selfPending = true; // this rank may have written to itself: read those rings too
         }
@@ -128,7 +183,7 @@ public final class ShmFabric implements AutoCloseable {
     }
 
     /** The ring packets from {@code peer} on {@code channel} arrive in. */
-    public OneToOneRingBuffer inbound(int channel, int peer) {
+    public RingBuffer inbound(int channel, int peer) {
         return inbound[channel * size + peer];
     }
 
@@ -175,7 +230,7 @@ public final class ShmFabric implements AutoCloseable {
         return all;
     }
 
-    /** Absolute address of the first byte of {@code rank}'s segment in this process. */
+    /** Absolute address of the first byte of {@code rank}'s segment in this process (0 for a rank of another host). */
     public long segmentAddress(int r) {
         return segmentAddress[r];
     }

@@ -312,7 +312,7 @@ public final class JobConfig {
         return p.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
     }
 
-    void store(Path file) throws IOException {
+    private Properties properties() {
         Properties p = new Properties();
         p.setProperty("job", jobId);
         p.setProperty("size", Integer.toString(size));
@@ -339,16 +339,10 @@ public final class JobConfig {
         p.setProperty("trace.dir", traceDir);
         p.setProperty("clock", clock);
         p.setProperty("compute.scale", Double.toString(computeScale));
-        try (OutputStream out = Files.newOutputStream(file)) {
-            p.store(out, "HyMPJ job");
-        }
+        return p;
     }
 
-    static JobConfig load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(file)) {
-            p.load(in);
-        }
+    private static JobConfig of(Properties p) {
         return new JobConfig(p.getProperty("job"), Integer.parseInt(p.getProperty("size")),
             Long.parseLong(p.getProperty("launcher.pid")), Long.parseLong(p.getProperty("launcher.start", "0")),
             Long.parseLong(p.getProperty("segment.bytes")), Integer.parseInt(p.getProperty("ring.bytes")),
@@ -362,6 +356,50 @@ public final class JobConfig {
             p.getProperty("trace.dir", ""), p.getProperty("sched", "none"),
             Boolean.parseBoolean(p.getProperty("sched.barrier", "false")), p.getProperty("clock", CLOCK_VIRTUAL),
             Double.parseDouble(p.getProperty("compute.scale", "1")));
+    }
+
+    void store(Path file) throws IOException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            properties().store(out, "HyMPJ job");
+        }
+    }
+
+    static JobConfig load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        }
+        return of(p);
+    }
+
+    /** The settings as one line of text (base64 of their properties), as the launcher sends them to a host. */
+    public String text() {
+        java.io.StringWriter w = new java.io.StringWriter();
+        try {
+            properties().store(w, null);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return java.util.Base64.getEncoder().encodeToString(w.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The settings {@link #text()} wrote. */
+    public static JobConfig parse(String text) {
+        Properties p = new Properties();
+        try {
+            p.load(new java.io.StringReader(new String(java.util.Base64.getDecoder().decode(text.trim()),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return of(p);
+    }
+
+    /** A copy whose launcher (the process the ranks watch, and that removes the files) is {@code p}. */
+    public JobConfig withLauncher(ProcessHandle p) {
+        return new JobConfig(jobId, size, p.pid(), startMillis(p), segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, idle, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, p2p, traceDir, sched, schedBarrier, clock, computeScale);
     }
 
     /** True while the process that created the job is alive (same pid and start time). */

@@ -27,6 +27,8 @@ public final class JobControl implements AutoCloseable {
     public static final int CODE_NOT_FINALIZED = -2;
     /** {@link #failedCode()} when a rank's watchdog found the launcher gone ({@link #failedRank()} is that rank). */
     public static final int CODE_LAUNCHER_GONE = -3;
+    /** {@link #failedCode()} when a rank's network connection from a rank of another host was lost before its goodbye. */
+    public static final int CODE_CONNECTION_LOST = -4;
 
     private static final int MAGIC = 0x48594d50; // "HYMP"
     private static final int HDR_MAGIC = 0;

@@ -34,10 +34,13 @@ public final class JobDirectory {
 
     private final Path dir;
     private final JobConfig config;
+    /** Where the job's ranks run; this directory holds the files of its host's ranks only. */
+    private final HostLayout hosts;
 
-    private JobDirectory(Path dir, JobConfig config) {
+    private JobDirectory(Path dir, JobConfig config, HostLayout hosts) {
         this.dir = dir;
         this.config = config;
+        this.hosts = hosts;
     }
 
     /** /dev/shm, or $HYMPJ_SHM_ROOT when set (tests of the space check). */
@@ -52,6 +55,37 @@ public final class JobDirectory {
 
     public JobConfig config() {
         return config;
+    }
+
+    /** The job's hosts, seen from this directory's host (one host holding every rank, for a job on one machine). */
+    public HostLayout hosts() {
+        return hosts;
+    }
+
+    /** The host's media driver directory (a job on several hosts). */
+    public Path aeronDir() {
+        return dir.resolve("aeron");
+    }
+
+    /** The job's key (a job on several hosts), readable by its owner only. */
+    public Path keyFile() {
+        return dir.resolve("job.key");
+    }
+
+    /** Writes the job's key (hexadecimal) with mode 0600 before anyone can read it. */
+    public void writeKey(String hex) throws IOException {
+        Path tmp = createTemp(keyFile(), 0);
+        Files.writeString(tmp, hex);
+        publish(tmp, keyFile());
+    }
+
+    /** Publishes the layout with every host's endpoint (the ranks read it at init). */
+    public JobDirectory publishHosts(HostLayout layout) throws IOException {
+        Path tmp = dir.resolve("." + HostLayout.FILE + ".tmp");
+        layout.store(tmp);
+        restrict(tmp);
+        publish(tmp, dir.resolve(HostLayout.FILE));
+        return new JobDirectory(dir, config, layout);
     }
 
     public Path ringFile(int rank) {
@@ -108,9 +142,18 @@ public final class JobDirectory {
 
     /** Bytes of /dev/shm the whole job may use. */
     public static long bytesNeeded(JobConfig c) {
-        return (long) c.size * (c.segmentBytes
-            + (long) c.channels() * c.size * (ringSlotBytes(c.ringBytes) + bulkSlotBytes(c.bulkBytes)))
+        return bytesNeeded(c, c.size);
+    }
+
+    /** Bytes of /dev/shm a host's part of the job may use: its {@code local} ranks' files. */
+    static long bytesNeeded(JobConfig c, int local) {
+        return (long) local * (c.segmentBytes + pairBytes(c, local))
             + JobControl.fileSize(c.size) + timelinesBytes(c.size) + 4096;
+    }
+
+    /** Ring and bulk bytes of one rank's inbound files on a host of {@code local} ranks. */
+    private static long pairBytes(JobConfig c, int local) {
+        return (long) c.channels() * local * (ringSlotBytes(c.ringBytes) + bulkSlotBytes(c.bulkBytes));
     }
 
     /**
@@ -119,8 +162,23 @@ public final class JobDirectory {
      * @throws IOException with a clear message when /dev/shm has too little free space
      */
     public static JobDirectory create(JobConfig config) throws IOException {
+        return create(config, HostLayout.single(config.size));
+    }
+
+    /**
+     * Creates the directory of one host's part of a job (named for the job and the host when the
+     * job spans several) and the files of that host's ranks.
+     *
+     * @throws IOException with a clear message when /dev/shm has too little free space
+     */
+    public static JobDirectory create(JobConfig config, HostLayout hosts) throws IOException {
+        if (hosts.size() != config.size) {
+            throw new IllegalArgumentException("the host layout holds " + hosts.size() + " ranks, the job "
+                + config.size);
+        }
         Path root = root();
-        long need = bytesNeeded(config);
+        int local = hosts.localCount();
+        long need = bytesNeeded(config, local);
         FileStore store = Files.getFileStore(root);
         long free = store.getUsableSpace();
         if (free < need + SPACE_MARGIN) {
@@ -128,20 +186,21 @@ public final class JobDirectory {
                 "not enough free space in %s for a job of %d ranks: it needs %d MiB (segment %d MiB + rings %d MiB per rank)"
                     + " plus a %d MiB margin, and %d MiB are free; lower -np, --segment-size, --ring-size or --bulk-size, or free %s "
                     + "(bin/mpjrun --clean removes jobs left by dead launchers)",
-                root, config.size, need >> 20, config.segmentBytes >> 20,
-                (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20, SPACE_MARGIN >> 20, free >> 20, root));
+                root, local, need >> 20, config.segmentBytes >> 20, pairBytes(config, local) >> 20, SPACE_MARGIN >> 20,
+                free >> 20, root));
         }
-        Path dir = root.resolve(PREFIX + config.jobId);
+        Path dir = root.resolve(PREFIX + config.jobId + (hosts.multiHost() ? "-" + hosts.host() : ""));
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        JobDirectory jd = new JobDirectory(dir, config);
+        JobDirectory jd = new JobDirectory(dir, config, hosts);
         try {
             // every file is made sparse under a temporary name, then all get their pages at once,
             // then they are published: a job that cannot have its memory fails here, not by SIGBUS later
             List<Path[]> files = new ArrayList<>();
             SpaceReservation space = new SpaceReservation();
-            for (int r = 0; r < config.size; r++) {
-                jd.stage(files, space, jd.ringFile(r), (long) config.channels() * config.size * ringSlotBytes(config.ringBytes));
-                jd.stage(files, space, jd.bulkFile(r), (long) config.channels() * config.size * bulkSlotBytes(config.bulkBytes));
+            for (int i = 0; i < local; i++) {
+                int r = hosts.localRank(i);
+                jd.stage(files, space, jd.ringFile(r), (long) config.channels() * local * ringSlotBytes(config.ringBytes));
+                jd.stage(files, space, jd.bulkFile(r), (long) config.channels() * local * bulkSlotBytes(config.bulkBytes));
                 jd.stage(files, space, jd.segmentFile(r), config.segmentBytes);
             }
             if (config.emulatesFabrics()) {
@@ -163,12 +222,17 @@ public final class JobDirectory {
                     "cannot reserve the %d MiB of shared memory a job of %d ranks needs in %s (%s); lower -np, "
                         + "--segment-size (%d MiB per rank), --ring-size or --bulk-size (%d MiB per rank), or free %s "
                         + "(bin/mpjrun --clean removes jobs left by dead launchers)",
-                    need >> 20, config.size, root, e.getMessage(), config.segmentBytes >> 20,
-                    (config.channels() * config.size * (ringSlotBytes(config.ringBytes) + bulkSlotBytes(config.bulkBytes))) >> 20,
+                    need >> 20, local, root, e.getMessage(), config.segmentBytes >> 20, pairBytes(config, local) >> 20,
                     root), e);
             }
             for (Path[] f : files) {
                 publish(f[0], f[1]);
+            }
+            if (hosts.multiHost()) {
+                Path hostsTmp = dir.resolve("." + HostLayout.FILE + ".tmp");
+                hosts.store(hostsTmp);
+                restrict(hostsTmp);
+                publish(hostsTmp, dir.resolve(HostLayout.FILE));
             }
             Path propsTmp = dir.resolve(".job.properties.tmp");
             try {
@@ -192,7 +256,10 @@ public final class JobDirectory {
         if (!Files.exists(props)) {
             throw new NoSuchFileException(props.toString(), null, "HyMPJ job directory is missing or incomplete");
         }
-        return new JobDirectory(dir, JobConfig.load(props));
+        JobConfig config = JobConfig.load(props);
+        Path hostsFile = dir.resolve(HostLayout.FILE);
+        HostLayout hosts = Files.exists(hostsFile) ? HostLayout.load(hostsFile) : HostLayout.single(config.size);
+        return new JobDirectory(dir, config, hosts);
     }
 
     public JobControl openControl() throws IOException {

@@ -17,10 +17,18 @@ public final class JobResult {
     private final List<String> outputs;
     private final String message;
     private final Path jobDir;
+    private final List<Path> jobDirs;
     private final long elapsedMillis;
 
     JobResult(int exitCode, int failedRank, int[] rankExitCodes, List<String> outputs, String message, Path jobDir,
               long elapsedMillis) {
+        this(exitCode, failedRank, rankExitCodes, outputs, message, List.of(jobDir), elapsedMillis);
+    }
+
+    JobResult(int exitCode, int failedRank, int[] rankExitCodes, List<String> outputs, String message,
+              List<Path> jobDirs, long elapsedMillis) {
+        this.jobDirs = List.copyOf(jobDirs);
+        Path jobDir = jobDirs.get(0);
         this.exitCode = exitCode;
         this.failedRank = failedRank;
         this.rankExitCodes = rankExitCodes.clone();
@@ -75,7 +83,12 @@ public final class JobResult {
         return message;
     }
 
-    /** The job directory the job used (already removed). */
+    /** Every job directory the job used, one per host on this machine (already removed). */
+    public List<Path> jobDirs() {
+        return jobDirs;
+    }
+
+    /** The job directory the job used (already removed); the first host's for a job on several hosts. */
     public Path jobDir() {
         return jobDir;
     }

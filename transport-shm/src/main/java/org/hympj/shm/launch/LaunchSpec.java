@@ -62,6 +62,26 @@ public final class LaunchSpec {
     List<String> jvmArgs = new ArrayList<>();
     Map<String, String> env = new LinkedHashMap<>();
     Duration abortGrace = Duration.ofSeconds(2);
+    /** --local-hosts K: the ranks split into K groups on this machine, as if on K hosts (0 = off). */
+    int localHosts;
+    /** --hostfile: one host per line, {@code HOST slots=N} (null = this machine only). */
+    java.nio.file.Path hostfile;
+    /** --launch-agent: the command that runs a host's agent on that host (ssh by default). */
+    String launchAgent = "ssh";
+    /** --iface: the address every host's network endpoint binds (local hosts: 127.0.0.1; hostfile: the host's name). */
+    String iface;
+    /** --net-port: the UDP port of every host's endpoint (0 = a free one). */
+    int netPort;
+    /** --net-term-size: Aeron term length of each connection between hosts. */
+    int netTermBytes = 1 << 20;
+    /** Socket buffers of the network endpoints. */
+    int netSocketBytes = 2 << 20;
+    /** --net-timeout: a peer silent this long is lost (ms). */
+    long netLivenessMillis = 3000;
+    /** --net-driver-idle: how each host's media driver idles (as --idle). */
+    String driverIdle = "backoff:100:1000:1000:100000";
+    /** Environment variables (names) the ranks of every host get from the launcher (-x, as Open MPI's). */
+    List<String> exported = new ArrayList<>();
 
     /** The trace directory of {@code trace(true)} without a directory, relative to the working directory. */
     public static final String DEFAULT_TRACE_DIR = "hympj-trace";
@@ -148,15 +168,25 @@ public final class LaunchSpec {
     }
 
     public LaunchSpec idle(String i) {
-        if (i.startsWith("backoff:") || i.startsWith("plain:")) {
-            org.hympj.shm.pml.Idler.backoffParameters(i); // refused here, before any rank starts
-        } else if (!java.util.List.of("auto", "spin", "yield", "backoff").contains(i)) {
-            throw new IllegalArgumentException("--idle must be auto, spin, yield, backoff, "
-                + "backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS or plain:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS, was '"
-                + i + "'");
-        }
+        Idle.check("--idle", i);
         this.idle = i;
         return this;
+    }
+
+    /** The idle policies of --idle and --net-driver-idle. */
+    static final class Idle {
+        private Idle() {
+        }
+
+        static void check(String option, String i) {
+            if (i.startsWith("backoff:") || i.startsWith("plain:")) {
+                org.hympj.shm.pml.Idler.backoffParameters(i); // refused here, before any rank starts
+            } else if (!java.util.List.of("auto", "spin", "yield", "backoff").contains(i)) {
+                throw new IllegalArgumentException(option + " must be auto, spin, yield, backoff, "
+                    + "backoff:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS or plain:SPINS:YIELDS:MIN_PARK_NS:MAX_PARK_NS, was '"
+                    + i + "'");
+            }
+        }
     }
 
     /**
@@ -313,5 +343,148 @@ public final class LaunchSpec {
 
     public int np() {
         return np;
+    }
+
+    /**
+     * Splits the ranks into {@code k} groups on this machine, as if on {@code k} hosts: each group
+     * its own job directory and media driver; messages between groups only over the network
+     * transport on the loopback interface (for tests and demos). 0 or 1: one host.
+     */
+    public LaunchSpec localHosts(int k) {
+        if (k < 0) {
+            throw new IllegalArgumentException("--local-hosts must be >= 1, was " + k);
+        }
+        this.localHosts = k;
+        return this;
+    }
+
+    /** Runs the ranks on the hosts of {@code file} (lines {@code HOST slots=N}), through the launch agent. */
+    public LaunchSpec hostfile(java.nio.file.Path file) {
+        this.hostfile = file;
+        return this;
+    }
+
+    /** The command that starts a host's agent on that host: {@code CMD HOST java …} (default ssh). */
+    public LaunchSpec launchAgent(String cmd) {
+        if (cmd == null || cmd.isBlank()) {
+            throw new IllegalArgumentException("--launch-agent needs a command");
+        }
+        this.launchAgent = cmd;
+        return this;
+    }
+
+    /** The address every host's network endpoint binds (never every interface). */
+    public LaunchSpec iface(String address) {
+        this.iface = address;
+        return this;
+    }
+
+    /** The UDP port of every host's network endpoint (0 = a free one). */
+    public LaunchSpec netPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--net-port must be 0..65535, was " + port);
+        }
+        this.netPort = port;
+        return this;
+    }
+
+    /** Aeron term length of each connection between hosts (a power of two, 64 KiB..1 GiB). */
+    public LaunchSpec netTermBytes(int b) {
+        this.netTermBytes = b;
+        return this;
+    }
+
+    /** How long a silent peer on another host stays connected (its ranks then fail, naming it). */
+    public LaunchSpec netTimeout(Duration d) {
+        this.netLivenessMillis = d.toMillis();
+        return this;
+    }
+
+    /** How each host's media driver idles: as --idle (spin, yield, backoff, backoff:…). */
+    public LaunchSpec driverIdle(String i) {
+        Idle.check("--net-driver-idle", i);
+        this.driverIdle = i;
+        return this;
+    }
+
+    /** Passes the launcher's value of environment variable {@code name} to the ranks on every host. */
+    public LaunchSpec export(String name) {
+        this.exported.add(name);
+        return this;
+    }
+
+    /** True when the job runs on several hosts (--local-hosts above 1, or --hostfile). */
+    boolean multiHost() {
+        return localHosts > 1 || hostfile != null;
+    }
+
+    /**
+     * What a host agent needs of this spec to start its ranks (class path, main class and
+     * arguments, JVM arguments, environment, JIT), as one line of text.
+     */
+    String rankText() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("np", Integer.toString(np));
+        p.setProperty("main", mainClass);
+        p.setProperty("classpath", classpath);
+        p.setProperty("jit", jit);
+        p.setProperty("bind", bindTo);
+        p.setProperty("output", output.name());
+        list(p, "arg", args);
+        list(p, "jvm", jvmArgs);
+        Map<String, String> e = new LinkedHashMap<>();
+        for (String name : exported) {
+            String v = System.getenv(name);
+            if (v != null) {
+                e.put(name, v);
+            }
+        }
+        e.putAll(env);
+        list(p, "env", new ArrayList<>(e.keySet()));
+        list(p, "val", new ArrayList<>(e.values()));
+        java.io.StringWriter w = new java.io.StringWriter();
+        try {
+            p.store(w, null);
+        } catch (java.io.IOException x) {
+            throw new IllegalStateException(x);
+        }
+        return java.util.Base64.getEncoder().encodeToString(w.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The spec {@link #rankText()} wrote. */
+    static LaunchSpec ofRankText(String text) {
+        java.util.Properties p = new java.util.Properties();
+        try {
+            p.load(new java.io.StringReader(new String(java.util.Base64.getDecoder().decode(text.trim()),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.io.IOException x) {
+            throw new IllegalStateException(x);
+        }
+        LaunchSpec s = new LaunchSpec().np(Integer.parseInt(p.getProperty("np"))).main(p.getProperty("main"))
+            .classpath(p.getProperty("classpath")).jit(p.getProperty("jit")).bindTo(p.getProperty("bind"))
+            .output(Output.valueOf(p.getProperty("output"))).args(list(p, "arg"));
+        s.jvmArgs = list(p, "jvm");
+        List<String> names = list(p, "env");
+        List<String> values = list(p, "val");
+        for (int i = 0; i < names.size(); i++) {
+            s.env.put(names.get(i), values.get(i));
+        }
+        return s;
+    }
+
+    private static void list(java.util.Properties p, String key, List<String> values) {
+        p.setProperty(key + ".n", Integer.toString(values.size()));
+        for (int i = 0; i < values.size(); i++) {
+            p.setProperty(key + "." + i, values.get(i));
+        }
+    }
+
+    private static List<String> list(java.util.Properties p, String key) {
+        List<String> out = new ArrayList<>();
+        int n = Integer.parseInt(p.getProperty(key + ".n", "0"));
+        for (int i = 0; i < n; i++) {
+            out.add(p.getProperty(key + "." + i));
+        }
+        return out;
     }
 }

@@ -82,14 +82,44 @@ public final class Launcher {
         }
         // --idle was checked by LaunchSpec.idle
         jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()); // checks --jit first
+        if (spec.multiHost()) {
+            return MultiHostLauncher.run(spec);
+        }
         int[] cpus = null;
         String taskset = null;
         if (spec.bindTo.equals("core")) {
             taskset = CpuBinding.taskset();      // both fail here, before any file or rank exists
             cpus = CpuBinding.allowedCpus();
         }
-        String jobId = Long.toString(ProcessHandle.current().pid(), 36) + "-"
+        JobConfig config = config(spec, newJobId());
+        JobDirectory job = JobDirectory.create(config);
+        Running running = new Running(spec, job, taskset, cpus);
+        Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return running.run();
+        } finally {
+            running.stopAll();
+            job.delete();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is already shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** A new job's id: the launcher's pid and a random part, in base 36. */
+    static String newJobId() {
+        return Long.toString(ProcessHandle.current().pid(), 36) + "-"
             + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    }
+
+    /**
+     * The job's settings from the spec, every option checked (a bad --model, --route-table or
+     * --coll fails here, before any file or rank exists).
+     */
+    static JobConfig config(LaunchSpec spec, String jobId) throws IOException {
         int ring = spec.ringBytes > 0 ? spec.ringBytes : JobConfig.defaultRingBytes(spec.np);
         int bulk = spec.bulkBytes > 0 ? spec.bulkBytes : JobConfig.defaultBulkBytes(spec.np);
         int inline = spec.inlineLimit >= 0 ? spec.inlineLimit : JobConfig.defaultInlineLimit(ring);
@@ -117,21 +147,53 @@ public final class Launcher {
             org.hympj.model.JobFabric.modelFor(config.fabric); // a bad --model fails here, before any rank starts
         }
         org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
-        JobDirectory job = JobDirectory.create(config);
-        Running running = new Running(spec, job, taskset, cpus);
-        Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            return running.run();
-        } finally {
-            running.stopAll();
-            job.delete();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException ignored) {
-                // the JVM is already shutting down: the hook runs anyway
-            }
+        return config;
+    }
+
+    /**
+     * Starts rank {@code rank} of the job in {@code jobDir}: its JVM with the library's flags, the
+     * JIT of --jit, the spec's JVM arguments, class path, main class and arguments, environment
+     * and output handling; bound to CPU {@code cpus[cpuSlot % cpus.length]} when {@code cpus} is given.
+     */
+    static Process startRank(LaunchSpec spec, java.nio.file.Path jobDir, int rank, int cpuSlot, List<String> flags,
+                             String taskset, int[] cpus, java.io.File workDir) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        if (cpus != null) {
+            cmd.add(taskset);
+            cmd.add("-c");
+            cmd.add(Integer.toString(cpus[cpuSlot % cpus.length]));
         }
+        cmd.add(javaCommand());
+        cmd.addAll(flags);
+        cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
+        cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
+        // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
+        // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
+        // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false
+        // turns them back on (a later flag wins)
+        cmd.add("-Dagrona.disable.bounds.checks=true");
+        cmd.addAll(spec.jvmArgs); // after ours: a user's flag wins
+        cmd.add("-cp");
+        cmd.add(spec.classpath);
+        cmd.add(spec.mainClass);
+        cmd.addAll(spec.args);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (workDir != null) {
+            pb.directory(workDir);
+        }
+        pb.environment().putAll(spec.env);
+        pb.environment().put(ShmMpj.ENV_JOB_DIR, jobDir.toString());
+        pb.environment().put(ShmMpj.ENV_RANK, Integer.toString(rank));
+        switch (spec.output) {
+            case INHERIT:
+                pb.inheritIO();
+                break;
+            default:
+                pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+                pb.redirectErrorStream(spec.output != LaunchSpec.Output.TAG);
+                break;
+        }
+        return pb.start();
     }
 
     /** One job while it runs. */
@@ -170,40 +232,7 @@ public final class Launcher {
         }
 
         private Process start(int rank, List<String> flags) throws IOException {
-            List<String> cmd = new ArrayList<>();
-            if (cpus != null) {
-                cmd.add(taskset);
-                cmd.add("-c");
-                cmd.add(Integer.toString(cpus[rank % cpus.length]));
-            }
-            cmd.add(javaCommand());
-            cmd.addAll(flags);
-            cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
-            cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
-            // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
-            // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
-            // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false
-            // turns them back on (a later flag wins)
-            cmd.add("-Dagrona.disable.bounds.checks=true");
-            cmd.addAll(spec.jvmArgs); // after ours: a user's flag wins
-            cmd.add("-cp");
-            cmd.add(spec.classpath);
-            cmd.add(spec.mainClass);
-            cmd.addAll(spec.args);
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.environment().putAll(spec.env);
-            pb.environment().put(ShmMpj.ENV_JOB_DIR, job.path().toString());
-            pb.environment().put(ShmMpj.ENV_RANK, Integer.toString(rank));
-            switch (spec.output) {
-                case INHERIT:
-                    pb.inheritIO();
-                    break;
-                default:
-                    pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
-                    pb.redirectErrorStream(spec.output != LaunchSpec.Output.TAG);
-                    break;
-            }
-            Process p = pb.start();
+            Process p = startRank(spec, job.path(), rank, rank, flags, taskset, cpus, null);
             if (spec.output != LaunchSpec.Output.INHERIT) {
                 pump(rank, p.getInputStream(), System.out);
                 if (spec.output == LaunchSpec.Output.TAG) {

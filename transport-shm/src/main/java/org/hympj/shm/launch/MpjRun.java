@@ -68,6 +68,19 @@ public final class MpjRun {
         "                        messages to itself until the JIT has compiled them (native jobs; 0.1-1 s)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
+        "  --local-hosts K       split the ranks into K groups on this machine, as if on K hosts: each group its",
+        "                        own job directory and media driver, messages between groups only over the",
+        "                        network transport (Aeron UDP) on the loopback interface",
+        "  --hostfile F          run on the hosts of F (lines 'HOST slots=N', as Open MPI's): ranks fill the",
+        "                        hosts in order; each host's part is started by the launch agent",
+        "  --launch-agent CMD    how a host's part is started there: CMD HOST java ... (default: ssh)",
+        "  --iface ADDR          the address each host's network endpoint binds (default: 127.0.0.1 with",
+        "                        --local-hosts, else the host's name as the hostfile gives it)",
+        "  --net-port P          the UDP port of each host's endpoint (default: a free one)",
+        "  --net-term-size B     Aeron term length of each connection between hosts (default 1m)",
+        "  --net-timeout SEC     a silent peer on another host is lost after SEC seconds (default 3)",
+        "  --net-driver-idle P   how each host's media driver idles, as --idle (default backoff:100:1000:1000:100000)",
+        "  -x NAME               pass the launcher's environment variable NAME to the ranks on every host",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
         "                        completions, waits) to DIR/rank-<r>/ (Chronicle Queues; DIR is created,",
         "                        an earlier job's journals in it are replaced); read with bin/hympj-trace DIR",
@@ -216,6 +229,38 @@ public final class MpjRun {
                 case "--trace":
                     spec.trace(java.nio.file.Paths.get(value(argv, ++i, a)));
                     break;
+                case "--local-hosts":
+                    spec.localHosts(parseInt(a, value(argv, ++i, a)));
+                    break;
+                case "--hostfile":
+                    spec.hostfile(java.nio.file.Paths.get(value(argv, ++i, a)));
+                    break;
+                case "--launch-agent":
+                    spec.launchAgent(value(argv, ++i, a));
+                    break;
+                case "--iface":
+                    spec.iface(value(argv, ++i, a));
+                    break;
+                case "--net-port":
+                    spec.netPort(parseInt(a, value(argv, ++i, a)));
+                    break;
+                case "--net-term-size":
+                    spec.netTermBytes(parseIntBytes(a, value(argv, ++i, a)));
+                    break;
+                case "--net-timeout": {
+                    int sec = parseInt(a, value(argv, ++i, a));
+                    if (sec <= 0) {
+                        throw new IllegalArgumentException("--net-timeout must be a positive number of seconds, was " + sec);
+                    }
+                    spec.netTimeout(Duration.ofSeconds(sec));
+                    break;
+                }
+                case "--net-driver-idle":
+                    spec.driverIdle(value(argv, ++i, a));
+                    break;
+                case "-x":
+                    spec.export(value(argv, ++i, a));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown option " + a);
             }
@@ -235,6 +280,13 @@ public final class MpjRun {
         }
         if (i >= argv.length) {
             throw new IllegalArgumentException("no main class given");
+        }
+        if (spec.localHosts > spec.np) {
+            throw new IllegalArgumentException("--local-hosts must be 1.." + spec.np + " (at least one rank per host), was "
+                + spec.localHosts);
+        }
+        if (spec.localHosts > 1 && spec.hostfile != null) {
+            throw new IllegalArgumentException("--local-hosts and --hostfile exclude each other");
         }
         if (spec.subcluster < 0 || spec.subcluster > spec.np) {
             throw new IllegalArgumentException("--subcluster must be 1.." + spec.np + ", was " + spec.subcluster);

@@ -1,7 +1,7 @@
 package org.hympj.shm.pml;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
@@ -35,7 +35,7 @@ final class EagerProtocol {
     }
 
     /** Writes the message if there is room now; true when it is written (or handed on to rendezvous and its RTS written). */
-    boolean emit(SendReq s, OneToOneRingBuffer ring) {
+    boolean emit(SendReq s, RingBuffer ring) {
         int n = (int) s.buf.bytes;
         if (n > inlineLimit) {
             return emitBulk(s, ring, n);
@@ -57,8 +57,11 @@ final class EagerProtocol {
         return true;
     }
 
-    /** Too big for one ring record: payload into the pair's bulk region, a notice into the ring. */
-    private boolean emitBulk(SendReq s, OneToOneRingBuffer ring, int n) {
+    /**
+     * Too big for one ring record: payload into the pair's bulk region, a notice into the ring (a
+     * peer on another host has no bulk region: rendezvous).
+     */
+    private boolean emitBulk(SendReq s, RingBuffer ring, int n) {
         BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
         long start = bulk.tryReserve(n);
         if (start < 0) {

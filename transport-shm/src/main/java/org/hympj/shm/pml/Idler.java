@@ -70,7 +70,7 @@ public final class Idler {
         this.exitedListener = listener;
     }
 
-    static IdleStrategy strategy(String idle, int ranks, int cores) {
+    public static IdleStrategy strategy(String idle, int ranks, int cores) {
         if (idle.startsWith("backoff:")) {
             long[] v = backoffParameters(idle);
             return new BackoffIdleStrategy(v[0], v[1], v[2], v[3]);
@@ -237,6 +237,9 @@ public final class Idler {
         }
         if (code == JobControl.CODE_LAUNCHER_GONE) {
             return "its launcher is gone";
+        }
+        if (code == JobControl.CODE_CONNECTION_LOST) {
+            return "its network connection was lost (its process or its host stopped)";
         }
         if (code > 128 && code < 160) {
             return "exit code " + code + " (killed by signal " + (code - 128) + ")";

@@ -2,7 +2,7 @@ package org.hympj.shm.pml;
 
 import java.util.ArrayDeque;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.shm.fabric.ShmFabric;
 
 /**
@@ -102,7 +102,7 @@ final class OutboundQueues {
 
     /** Writes a control packet if the ring has room now (fields as for sendControl). */
     boolean writeControl(int channel, int dest, int type, int a, int b, long c, long d, long vis) {
-        OneToOneRingBuffer ring = fabric.ring(channel, dest);
+        RingBuffer ring = fabric.ring(channel, dest);
         int len = type == Packets.CTS ? Packets.CTS_LENGTH : type == Packets.FIN ? Packets.FIN_LENGTH : Packets.ACK_LENGTH;
         int idx = ring.tryClaim(type, len);
         if (idx < 0) {

@@ -2,7 +2,7 @@ package org.hympj.shm.pml;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.MpjException;
 import org.hympj.router.RouteChoice;
 import org.hympj.shm.fabric.BulkInbound;
@@ -45,7 +45,7 @@ final class RendezvousProtocol {
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
     }
 
-    /** True when a receiver may pull data out of the sender's segment (native, one channel). */
+    /** True when a receiver may pull data out of the sender's segment (native, one channel; on one host). */
     boolean pullable() {
         return pullable;
     }
@@ -66,7 +66,7 @@ final class RendezvousProtocol {
     }
 
     /** Writes the RTS if the ring has room; the send then waits for CTS or ACK. */
-    boolean emitRts(SendReq s, OneToOneRingBuffer ring) {
+    boolean emitRts(SendReq s, RingBuffer ring) {
         int idx = ring.tryClaim(Packets.RTS, Packets.RTS_LENGTH);
         if (idx < 0) {
             return false;
@@ -78,7 +78,7 @@ final class RendezvousProtocol {
         b.putInt(idx + Packets.RTS_SEQ_OFFSET, s.seq);
         b.putInt(idx + Packets.RTS_SEND_ID_OFFSET, s.sendId);
         b.putLong(idx + Packets.RTS_TOTAL_OFFSET, s.buf.bytes);
-        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullable ? s.buf.segOffset : -1L);
+        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullable && fabric.local(s.dest) ? s.buf.segOffset : -1L);
         ring.commit(idx);
         outbound.wrote();
         return true;
@@ -155,8 +155,10 @@ final class RendezvousProtocol {
      */
     boolean emitStream(StreamCursor c) {
         SendReq s = c.owner;
-        OneToOneRingBuffer ring = fabric.ring(c.channel, s.dest);
+        RingBuffer ring = fabric.ring(c.channel, s.dest);
         BulkOutbound bulk = fabric.bulkTo(c.channel, s.dest);
+        // a peer on another host: pieces as large as one network frame carries, no bulk region
+        int pieceLimit = fabric.local(s.dest) ? fragPayload : ring.maxMsgLength() - Packets.FRAG_HEADER;
         while (c.pos < c.end) {
             int chunk = (int) Math.min(bulkChunk, c.end - c.pos);
             long start = bulk.tryReserve(chunk);
@@ -175,7 +177,7 @@ final class RendezvousProtocol {
                 b.putLong(idx + Packets.FRAG_BULK_START_OFFSET, start);
                 ring.commit(idx);
             } else {
-                chunk = (int) Math.min(fragPayload, c.end - c.pos);
+                chunk = (int) Math.min(pieceLimit, c.end - c.pos);
                 int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
                 if (idx < 0) {
                     return false;
@@ -292,8 +294,9 @@ final class RendezvousProtocol {
             completions.recvDone(r, source, tag, accept, total, 0);
         } else {
             r.recvId = recvs.add(r);
+            // a sender on another host cannot put into our segment: it streams
             outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept,
-                r.buf.segOffset >= 0 ? r.buf.segOffset : -1, ctsVis);
+                r.buf.segOffset >= 0 && fabric.local(source) ? r.buf.segOffset : -1, ctsVis);
         }
     }
 

@@ -1,6 +1,6 @@
 package org.hympj.shm.pml;
 
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.Comm;
 import org.hympj.shm.fabric.ShmFabric;
 
@@ -45,8 +45,9 @@ final class Sends {
         s.seq = sendSeq[s.dest]++;
         pacing.sendStarted(s);
         // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
-        // that beats the two copies of eager — above the inline limit
-        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit;
+        // that beats the two copies of eager — above the inline limit; on this host only
+        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit
+            && fabric.local(s.dest);
         routing.count(s);
         events.postSend(s);
         s.preplanned = false;
@@ -65,7 +66,7 @@ final class Sends {
 
     /** Writes what the send can write now; true when it has nothing more to write. */
     boolean emit(SendReq s) {
-        OneToOneRingBuffer ring = fabric.ring(s.channel, s.dest);
+        RingBuffer ring = fabric.ring(s.channel, s.dest);
         switch (s.emit) {
             case SendReq.EMIT_EAGER:
                 return eager.emit(s, ring);

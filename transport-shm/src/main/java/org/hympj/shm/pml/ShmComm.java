@@ -49,7 +49,7 @@ public class ShmComm implements Comm {
 
     /** The two-sided engine's point-to-point, as a factory. */
     static final PointToPoint.Factory TWO_SIDED = c -> c.twoSided;
-    /** One-wave shared-memory allreduce of small counts: the world communicator, natively; else null. */
+    /** One-wave shared-memory allreduce of small counts: the world communicator of a job on one host, natively; else null. */
     final ShmReduce shmReduce;
 
     /** The world communicator of a rank, on the two-sided engine. */
@@ -88,7 +88,7 @@ public class ShmComm implements Comm {
         this.p2pFactory = p2pFactory;
         this.life = life;
         this.p2p = p2pFactory.of(this);
-        this.shmReduce = ctx == 0 && engine.timing() == null
+        this.shmReduce = ctx == 0 && engine.timing() == null && engine.fabric().singleHost()
             ? new ShmReduce(engine.fabric().collSlots(), rank, size) : null;
         engine.reserveContexts(ctx + 2);
     }

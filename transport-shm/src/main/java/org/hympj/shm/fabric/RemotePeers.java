@@ -1,0 +1,15 @@
+package org.hympj.shm.fabric;
+
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * The packet rings of the peers on other hosts, as the network transport offers them (the
+ * same claim/commit/controlled-read contract as the shared-memory rings).
+ */
+public interface RemotePeers {
+    /** The ring this rank's packets to {@code peer} go into. */
+    RingBuffer outbound(int peer);
+
+    /** The ring packets from {@code peer} arrive in. */
+    RingBuffer inbound(int peer);
+}

@@ -1,0 +1,381 @@
+package org.hympj.shm.launch;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.hympj.net.JobKey;
+import org.hympj.net.NetSettings;
+import org.hympj.net.Version;
+import org.hympj.shm.job.HostLayout;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+import org.hympj.shm.job.JobDirectory;
+
+/**
+ * Runs a job on several hosts: one {@link HostAgent} per host (started by the launch agent,
+ * or as a plain process for {@code --local-hosts}), each told the job, its part and the key;
+ * once every host's endpoint is known every agent is told them all and starts its ranks. The
+ * launcher then watches the job through the agents as {@link Launcher} watches ranks on one
+ * host: the first failing rank (or a host whose agent ended, or a rank that lost a connection)
+ * aborts the job on every host, whoever still runs after the grace period is terminated, then
+ * killed; at the end every agent removes its host's files.
+ */
+final class MultiHostLauncher {
+    /** How long the hosts have to create their files and start their drivers. */
+    private static final long READY_TIMEOUT_MS = 60_000;
+
+    private MultiHostLauncher() {
+    }
+
+    static JobResult run(LaunchSpec spec) throws IOException {
+        if (!spec.model.equals("none")) {
+            throw new IllegalArgumentException("a job on several hosts runs natively: --model " + spec.model
+                + " emulates fabrics on one host (leave out --local-hosts / --hostfile)");
+        }
+        if (!spec.p2p.equals("twosided")) {
+            throw new IllegalArgumentException("--p2p " + spec.p2p + " needs every rank on one host (shared files)");
+        }
+        if (!spec.route.equals("auto")) {
+            throw new IllegalArgumentException("--route " + spec.route + " chooses an emulated fabric: one host only");
+        }
+        HostLayout layout;
+        if (spec.hostfile != null) {
+            layout = Hostfile.read(spec.hostfile).layout(spec.np);
+        } else {
+            layout = HostLayout.split(spec.np, spec.localHosts);
+        }
+        JobConfig config = Launcher.config(spec, Launcher.newJobId());
+        // every eager record is one network frame: the MTU holds the inline limit and the packet header
+        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), spec.netTermBytes,
+            spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis));
+        Running running = new Running(spec, config, layout.withNet(net), JobKey.generate());
+        Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return running.run();
+        } finally {
+            running.stopAgents();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    /** The command that starts host {@code h}'s agent. */
+    static List<String> agentCommand(LaunchSpec spec, HostLayout layout, int h) {
+        List<String> cmd = new ArrayList<>();
+        if (spec.hostfile != null) {
+            cmd.addAll(Arrays.asList(spec.launchAgent.trim().split("\\s+")));
+            cmd.add(layout.name(h));
+        }
+        cmd.add(spec.hostfile != null ? "java" : Launcher.javaCommand());
+        cmd.addAll(Launcher.jvmFlags());
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(HostAgent.class.getName());
+        return cmd;
+    }
+
+    /** The address host {@code h}'s endpoint binds: --iface, else loopback for local hosts, else the host's name. */
+    static String iface(LaunchSpec spec, HostLayout layout, int h) {
+        if (spec.iface != null) {
+            return spec.iface;
+        }
+        return spec.hostfile == null ? "127.0.0.1" : layout.name(h);
+    }
+
+    /** One job while it runs. */
+    private static final class Running {
+        private final LaunchSpec spec;
+        private final JobConfig config;
+        private final HostLayout layout;
+        private final JobKey key;
+        private final BlockingQueue<AgentLink.Event> events = new LinkedBlockingQueue<>();
+        private final AgentLink[] links;
+        private final boolean[] agentEnded;
+        private final StringBuilder[] outputs;
+        private volatile boolean stopping;
+
+        Running(LaunchSpec spec, JobConfig config, HostLayout layout, JobKey key) {
+            this.spec = spec;
+            this.config = config;
+            this.layout = layout;
+            this.key = key;
+            this.links = new AgentLink[layout.hosts()];
+            this.agentEnded = new boolean[layout.hosts()];
+            this.outputs = new StringBuilder[spec.np];
+            for (int r = 0; r < spec.np; r++) {
+                outputs[r] = new StringBuilder();
+            }
+        }
+
+        JobResult run() throws IOException {
+            long t0 = System.nanoTime();
+            for (int h = 0; h < links.length; h++) {
+                links[h] = AgentLink.start(h, layout.name(h), agentCommand(spec, layout, h), events);
+                links[h].send(AgentWire.JOB + " " + HostAgent.encode(job(h)));
+            }
+            String[] endpoints = awaitReady();
+            HostLayout all = layout.withEndpoints(endpoints);
+            for (AgentLink l : links) {
+                l.send(AgentWire.HOSTS + " " + all.text());
+            }
+            return watch(t0);
+        }
+
+        private Properties job(int h) {
+            Properties p = new Properties();
+            p.setProperty("version", Version.get());
+            p.setProperty("host", Integer.toString(h));
+            p.setProperty("config", config.text());
+            p.setProperty("layout", layout.text());
+            p.setProperty("key", key.hex());
+            p.setProperty("ranks", spec.rankText());
+            p.setProperty("iface", iface(spec, layout, h));
+            p.setProperty("port", Integer.toString(spec.netPort));
+            p.setProperty("driver.idle", spec.driverIdle);
+            p.setProperty("workdir", System.getProperty("user.dir"));
+            return p;
+        }
+
+        /** Every host's endpoint, once all are ready; a host that fails or stays silent ends the job here. */
+        private String[] awaitReady() throws IOException {
+            String[] endpoints = new String[links.length];
+            int ready = 0;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MS);
+            while (ready < links.length) {
+                AgentLink.Event e;
+                try {
+                    e = events.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException x) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("launcher interrupted while the hosts started");
+                }
+                if (e == null) {
+                    List<String> silent = new ArrayList<>();
+                    for (int h = 0; h < links.length; h++) {
+                        if (endpoints[h] == null) {
+                            silent.add(layout.name(h));
+                        }
+                    }
+                    throw new IOException("host" + (silent.size() > 1 ? "s " : " ") + String.join(", ", silent)
+                        + " did not start within " + READY_TIMEOUT_MS / 1000 + " s (unreachable, or the launch agent '"
+                        + spec.launchAgent + "' hangs)");
+                }
+                String name = layout.name(e.host);
+                if (e.line == null) {
+                    agentEnded[e.host] = true;
+                    String err = links[e.host].stderr();
+                    throw new IOException("host " + name + ": its agent ended before it was ready"
+                        + (err.isEmpty() ? "" : ": " + err));
+                }
+                String verb = AgentWire.verb(e.line);
+                if (verb.equals(AgentWire.READY)) {
+                    endpoints[e.host] = AgentWire.split(e.line, 2)[1];
+                    ready++;
+                } else if (verb.equals(AgentWire.FAIL)) {
+                    String msg = AgentWire.split(e.line, 2)[1];
+                    throw new IOException(msg.contains(name) ? msg : "host " + name + ": " + msg);
+                }
+            }
+            return endpoints;
+        }
+
+        private JobResult watch(long t0) {
+            int np = spec.np;
+            int[] codes = new int[np];
+            Arrays.fill(codes, Integer.MIN_VALUE);
+            int failedRank = -1;
+            int failedCode = 0;
+            String message = "";
+            long abortedAt = 0;
+            boolean timedOut = false;
+            boolean termSent = false;
+            boolean killSent = false;
+            long deadline = spec.timeout.isZero() ? Long.MAX_VALUE : t0 + spec.timeout.toNanos();
+            int running = np;
+            while (running > 0) {
+                AgentLink.Event e;
+                try {
+                    e = events.poll(5, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException x) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("launcher interrupted; job stopped");
+                }
+                for (; e != null; e = events.poll()) {
+                    if (e.line == null) {
+                        agentEnded[e.host] = true;
+                        int lost = 0;
+                        int firstLost = -1;
+                        for (int r = layout.firstRank(e.host); r < layout.firstRank(e.host) + layout.rankCount(e.host); r++) {
+                            if (codes[r] == Integer.MIN_VALUE) {
+                                codes[r] = -1;
+                                running--;
+                                lost++;
+                                firstLost = firstLost < 0 ? r : firstLost;
+                            }
+                        }
+                        if (lost > 0 && failedRank < 0 && !timedOut) {
+                            failedRank = firstLost;
+                            failedCode = 1;
+                            String err = links[e.host].stderr();
+                            message = "host " + layout.name(e.host) + " stopped (its agent ended) with rank"
+                                + (lost > 1 ? "s " + firstLost + ".." + (firstLost + lost - 1) : " " + firstLost)
+                                + " running; job aborted" + (err.isEmpty() ? "" : " (" + err + ")");
+                            broadcast(AgentWire.ABORT + " " + failedRank + " " + JobControl.CODE_CONNECTION_LOST);
+                            abortedAt = System.nanoTime();
+                        }
+                        continue;
+                    }
+                    String[] f = AgentWire.split(e.line, 4);
+                    switch (f[0]) {
+                        case AgentWire.OUT:
+                        case AgentWire.ERR:
+                            output(Integer.parseInt(f[1]), e.line.substring(f[0].length() + f[1].length() + 2),
+                                f[0].equals(AgentWire.ERR));
+                            break;
+                        case AgentWire.EXIT: {
+                            int r = Integer.parseInt(f[1]);
+                            int code = Integer.parseInt(f[2]);
+                            int state = Integer.parseInt(f[3]);
+                            codes[r] = code;
+                            running--;
+                            boolean finalized = state == JobControl.STATE_FINALIZED;
+                            boolean unfinalized = code == 0 && state == JobControl.STATE_RUNNING;
+                            if ((code != 0 || unfinalized) && failedRank < 0 && !timedOut) {
+                                failedRank = r;
+                                failedCode = unfinalized ? JobResult.NOT_FINALIZED_EXIT : code;
+                                message = unfinalized
+                                    ? "rank " + r + " exited with code 0 without finalizing (Mpj.close() was not called); job aborted"
+                                    : "rank " + r + " (on " + layout.name(e.host) + ") exited with "
+                                        + Launcher.describe(code) + (finalized ? "" : " before finalize") + "; job aborted";
+                                broadcast(AgentWire.ABORT + " " + r + " "
+                                    + (unfinalized ? JobControl.CODE_NOT_FINALIZED : code));
+                                abortedAt = System.nanoTime();
+                            } else if (finalized && code == 0) {
+                                broadcast(AgentWire.MIRROR + " " + r + " " + JobControl.STATE_FINALIZED);
+                            }
+                            break;
+                        }
+                        case AgentWire.ABORTED: {
+                            int r = Integer.parseInt(f[1]);
+                            int code = Integer.parseInt(f[2]);
+                            if (failedRank < 0 && !timedOut && r >= 0) {
+                                failedRank = r;
+                                failedCode = 1;
+                                message = "rank " + r + " failed (" + describeAbort(code) + ", seen on host "
+                                    + layout.name(e.host) + "); job aborted";
+                                broadcast(AgentWire.ABORT + " " + r + " " + code);
+                                abortedAt = System.nanoTime();
+                            }
+                            break;
+                        }
+                        default:
+                            break;
+                    }
+                }
+                long now = System.nanoTime();
+                if (!timedOut && failedRank < 0 && now - deadline > 0) {
+                    timedOut = true;
+                    message = "job timed out after " + spec.timeout.toSeconds() + " s; ranks still running were killed";
+                    broadcast(AgentWire.ABORT + " -1 " + JobResult.TIMEOUT_EXIT);
+                    abortedAt = now - spec.abortGrace.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
+                }
+                if (abortedAt != 0 && running > 0) {
+                    long since = now - abortedAt;
+                    if (!termSent && since > spec.abortGrace.toNanos()) {
+                        termSent = true;
+                        broadcast(AgentWire.TERM);
+                    } else if (!killSent && since > spec.abortGrace.toNanos() + TimeUnit.SECONDS.toNanos(1)) {
+                        killSent = true;
+                        broadcast(AgentWire.KILL);
+                    }
+                }
+            }
+            List<String> out = new ArrayList<>();
+            for (StringBuilder b : outputs) {
+                synchronized (b) {
+                    out.add(b.toString());
+                }
+            }
+            int exit = timedOut ? JobResult.TIMEOUT_EXIT : failedRank >= 0 ? failedCode : 0;
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            return new JobResult(exit, failedRank, codes, out, message, jobDirs(), ms);
+        }
+
+        private static String describeAbort(int code) {
+            if (code == JobControl.CODE_CONNECTION_LOST) {
+                return "a peer lost its network connection from it";
+            }
+            return "code " + code;
+        }
+
+        /** The host directories on this machine (those of local hosts; a remote host's are its own). */
+        private List<Path> jobDirs() {
+            List<Path> dirs = new ArrayList<>();
+            for (int h = 0; h < layout.hosts(); h++) {
+                dirs.add(JobDirectory.root().resolve(JobDirectory.PREFIX + config.jobId + (layout.multiHost() ? "-" + h : "")));
+            }
+            return dirs;
+        }
+
+        private void output(int rank, String line, boolean err) {
+            if (rank < 0 || rank >= outputs.length) {
+                return;
+            }
+            LaunchSpec.Output mode = spec.output;
+            if (mode == LaunchSpec.Output.CAPTURE || mode == LaunchSpec.Output.CAPTURE_AND_TAG) {
+                synchronized (outputs[rank]) {
+                    outputs[rank].append(line).append('\n');
+                }
+            }
+            PrintStream to = err ? System.err : System.out;
+            if (mode == LaunchSpec.Output.INHERIT) {
+                to.println(line);
+            } else if (mode != LaunchSpec.Output.CAPTURE) {
+                to.println("[" + rank + "] " + line);
+            }
+        }
+
+        private void broadcast(String line) {
+            for (int h = 0; h < links.length; h++) {
+                if (links[h] != null && !agentEnded[h]) {
+                    links[h].send(line);
+                }
+            }
+        }
+
+        /** Tells every agent the job is over and waits for them to remove their files. */
+        void stopAgents() {
+            broadcast(AgentWire.END);
+            for (AgentLink l : links) {
+                if (l != null) {
+                    l.stop(10_000);
+                }
+            }
+        }
+
+        /** Shutdown hook: SIGINT/SIGTERM to the launcher ends every host's ranks and files. */
+        void emergencyStop() {
+            if (stopping) {
+                return;
+            }
+            stopping = true;
+            for (AgentLink l : links) {
+                if (l != null) {
+                    l.kill();
+                }
+            }
+        }
+    }
+}
