@@ -4,13 +4,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hympj.spi.Layout;
 
-/** Decisions counted per fabric and layout: messages and bytes. One per rank; not thread-safe. */
+/**
+ * Decisions counted per fabric and layout: messages and bytes. One per rank; not thread-safe.
+ * Emulating, the fabrics are TCA, IB or both (striped); in a job on several hosts, the host's
+ * shared memory ({@link #SHM}) or the network ({@link #NET}).
+ */
 public final class RouteStatistics {
-    private static final String[] FABRICS = {"tca", "ib", "striped"};
+    /** A message to a rank of the same host, in a job on several hosts. */
+    public static final int SHM = 3;
+    /** A message to a rank of another host (the network transport). */
+    public static final int NET = 4;
+    private static final String[] FABRICS = {"tca", "ib", "striped", "shm", "net"};
     private final long[] messages = new long[FABRICS.length * Layout.values().length];
     private final long[] bytes = new long[messages.length];
 
-    /** Counts one message; {@code fabric} is HybridPolicy.TCA, .IB, or 2 for striped. */
+    /** Counts one message; {@code fabric} is HybridPolicy.TCA, .IB, 2 for striped, {@link #SHM} or {@link #NET}. */
     public void count(int fabric, Layout layout, long n) {
         int i = fabric * Layout.values().length + layout.ordinal();
         messages[i]++;

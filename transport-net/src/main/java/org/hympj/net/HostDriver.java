@@ -53,8 +53,9 @@ public final class HostDriver implements AutoCloseable {
             .warnIfDirectoryExists(false)
             .termBufferSparseFile(true)
             .imageLivenessTimeoutNs(settings.livenessNs)
-            .clientLivenessTimeoutNs(settings.livenessNs)
-            .publicationConnectionTimeoutNs(settings.livenessNs)
+            .clientLivenessTimeoutNs(settings.clientTimeoutNs())
+            .publicationConnectionTimeoutNs(settings.clientTimeoutNs())
+            .publicationUnblockTimeoutNs(2 * settings.clientTimeoutNs()) // Aeron requires it above the client liveness
             .socketRcvbufLength(settings.socketBuffer)
             .socketSndbufLength(settings.socketBuffer)
             .initialWindowLength(settings.window())
@@ -65,7 +66,7 @@ public final class HostDriver implements AutoCloseable {
         Aeron client = null;
         try {
             client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
-                .clientName("hympj-host"));
+                .driverTimeoutMs(settings.clientTimeoutNs() / 1_000_000).clientName("hympj-host"));
             String ep = bind(client, settings, address, port);
             return new HostDriver(driver, client, ep);
         } catch (RuntimeException e) {

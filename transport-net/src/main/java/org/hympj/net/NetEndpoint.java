@@ -79,7 +79,7 @@ public final class NetEndpoint implements AutoCloseable {
         String mine = endpoints[rank];
         this.aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDir)
-            .driverTimeoutMs(Math.max(1000, settings.livenessNs / 1_000_000))
+            .driverTimeoutMs(settings.clientTimeoutNs() / 1_000_000)
             .clientName("hympj-rank-" + rank)
             .threadFactory(NetEndpoint::daemon)); // a rank whose main ends (or throws) is not kept alive by it
         try {

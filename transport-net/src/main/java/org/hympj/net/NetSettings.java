@@ -25,8 +25,8 @@ public final class NetSettings {
     /** Socket buffers of the endpoints (the kernel caps them at net.core.rmem_max / wmem_max). */
     public final int socketBuffer;
     /**
-     * How long a silent peer stays connected: a peer's image and a client whose keepalives stop are
-     * dropped after this (a dead rank or host is noticed this fast even without its launcher).
+     * How long a silent peer stays connected: a peer's image whose heartbeats stop is dropped after
+     * this (a dead host is noticed this fast even without its launcher).
      */
     public final long livenessNs;
 
@@ -62,6 +62,15 @@ public final class NetSettings {
     /** The largest record one frame carries. */
     public int maxRecord() {
         return mtu - FRAME_HEADER;
+    }
+
+    /**
+     * How long a rank's Aeron client and its host's driver may miss each other's keepalives: far
+     * above the peers' liveness, since on a loaded machine a thread can go unscheduled for seconds
+     * (measured: 4.5 s on 2 cores running 6 JVMs), and losing the client ends the rank.
+     */
+    public long clientTimeoutNs() {
+        return Math.max(30_000_000_000L, 3 * livenessNs);
     }
 
     /** Receiver window: half a term, as Aeron's flow control allows at most. */

@@ -70,7 +70,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()
             ? VirtualPacing.of(timing, jobFabric, events, fabric.channels(), size, virtualOrder(fabric, timing))
             : ModelPacing.of(timing, jobFabric, events);
-        this.routing = new Routing(jobFabric.routes(), rank, fabric.channels(), pacing.modelled(), events);
+        this.routing = new Routing(jobFabric.routes(), rank, fabric.channels(), pacing.modelled(), events, fabric);
         this.outbound = new OutboundQueues(fabric);
         Completions completions = new Completions(pacing, events);
         Packer packer = new Packer();

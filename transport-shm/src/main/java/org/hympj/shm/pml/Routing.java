@@ -3,6 +3,7 @@ package org.hympj.shm.pml;
 import org.hympj.router.RouteChoice;
 import org.hympj.router.RouteStatistics;
 import org.hympj.router.RouteTable;
+import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.spi.Layout;
 
 /**
@@ -16,11 +17,24 @@ final class Routing {
     private final int rank;
     private final boolean counted;
     private final boolean modelled;
+    /** A job on several hosts: per peer, whether the host's shared memory reaches it (else the network); else null. */
+    private final boolean[] local;
 
-    Routing(RouteChoice routes, int rank, int channels, boolean modelled, TraceEvents events) {
+    Routing(RouteChoice routes, int rank, int channels, boolean modelled, TraceEvents events, ShmFabric fabric) {
         this.routes = routes;
         this.rank = rank;
         this.counted = channels > 1;
+        if (fabric.singleHost()) {
+            this.local = null;
+        } else {
+            this.local = new boolean[fabric.size()];
+            String[] via = new String[fabric.size()];
+            for (int p = 0; p < local.length; p++) {
+                local[p] = fabric.local(p);
+                via[p] = local[p] ? "shm" : "net";
+            }
+            events.transports(via);
+        }
         this.modelled = modelled;
         this.events = events;
     }
@@ -57,10 +71,15 @@ final class Routing {
         events.route(s, routes, modelled);
     }
 
-    /** Counts a started send per fabric (2: striped) and layout, when there is more than one fabric. */
+    /**
+     * Counts a started send per fabric (2: striped) and layout, when there is more than one
+     * fabric; in a job on several hosts, per transport (shared memory or network).
+     */
     void count(SendReq s) {
         if (counted) {
             stats.count(s.stripe ? 2 : s.channel, s.layout, s.buf.bytes);
+        } else if (local != null && s.dest >= 0) {
+            stats.count(local[s.dest] ? RouteStatistics.SHM : RouteStatistics.NET, s.layout, s.buf.bytes);
         }
     }
 }

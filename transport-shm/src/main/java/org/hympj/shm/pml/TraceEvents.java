@@ -10,6 +10,8 @@ import org.hympj.shm.trace.Tracer;
  */
 final class TraceEvents {
     private Tracer tracer = Tracer.NONE;
+    /** A job on several hosts: per peer "shm" or "net", the label of a send's post; else null. */
+    private String[] via;
 
     /** Records into {@code t} from now on (null: stop recording). */
     void use(Tracer t) {
@@ -23,10 +25,15 @@ final class TraceEvents {
         }
     }
 
+    /** A job on several hosts: a send's post names the transport to its peer (per peer "shm" or "net"). */
+    void transports(String[] perPeer) {
+        this.via = perPeer;
+    }
+
     void postSend(SendReq s) {
         if (tracer.enabled()) {
             tracer.event(Tracer.POST_SEND, s.dest, s.tag, s.buf.bytes, s.channel, -1, -1, 0, 0,
-                s.stripe ? "striped" : null);
+                s.stripe ? "striped" : via != null && s.dest >= 0 ? via[s.dest] : null);
         }
     }
 

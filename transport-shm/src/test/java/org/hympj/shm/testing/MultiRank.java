@@ -36,12 +36,23 @@ public final class MultiRank {
      */
     public static final String WARM_UP = System.getProperty("hympj.test.warmup", "off");
 
-    /** A spec for N ranks of {@code main}: captured output, job timeout, the test JVM's class path. */
+    /**
+     * The local hosts every job of this test run is split into ({@code -Dhympj.test.local-hosts=K}:
+     * the multi-rank test classes run again with their ranks on K "hosts" talking over the network
+     * transport); 0 = one host.
+     */
+    public static final int LOCAL_HOSTS = Integer.getInteger("hympj.test.local-hosts", 0);
+
+    /**
+     * A spec for N ranks of {@code main}: captured output, job timeout, the test JVM's class path;
+     * on {@link #LOCAL_HOSTS} local hosts when set (and N allows one rank per host).
+     */
     public static LaunchSpec spec(int np, Class<?> main, String... args) {
-        return LaunchSpec.of(np, main, args)
+        LaunchSpec s = LaunchSpec.of(np, main, args)
             .output(LaunchSpec.Output.CAPTURE)
             .timeout(JOB_TIMEOUT)
             .warmUp(WARM_UP);
+        return LOCAL_HOSTS > 1 && np >= LOCAL_HOSTS ? s.localHosts(LOCAL_HOSTS) : s;
     }
 
     /** Runs the job; asserts its directory is gone whatever the outcome. */
@@ -52,7 +63,9 @@ public final class MultiRank {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " was left behind\n" + report(r));
+        for (java.nio.file.Path d : r.jobDirs()) {
+            assertFalse(Files.exists(d), () -> "job directory " + d + " was left behind\n" + report(r));
+        }
         return r;
     }
 

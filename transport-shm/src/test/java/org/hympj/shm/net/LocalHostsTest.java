@@ -1,0 +1,73 @@
+package org.hympj.shm.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.Launcher;
+import org.hympj.shm.testing.MultiRank;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code --local-hosts K}: the ranks split into K groups on this machine, each its own job
+ * directory and media driver; ranks of a group reach each other through shared memory, the
+ * others only through the network transport (Aeron UDP on loopback) — every message size and a
+ * strided layout arrive intact, the route statistics count each transport, and nothing is left.
+ */
+class LocalHostsTest {
+    @ParameterizedTest(name = "{0} ranks on {1} local hosts")
+    @CsvSource({"2, 2", "4, 2", "5, 3"})
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts) {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts),
+            new String[] {"sizes", "strided"});
+        assertEquals(hosts, r.jobDirs().size(), "one job directory per local host");
+        for (int rank = 0; rank < np; rank++) {
+            String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
+            int myHost = hostOf(rank, np, hosts);
+            for (int p = 0; p < np; p++) {
+                char want = hostOf(p, np, hosts) == myHost ? 'L' : 'R';
+                assertEquals(want, peers.charAt(p), "rank " + rank + " sees rank " + p + " as " + peers.charAt(p));
+            }
+            String stats = MultiRank.lines(r, rank, "STATS ").get(0);
+            int remote = (int) peers.chars().filter(c -> c == 'R').count();
+            int local = np - 1 - remote;
+            // per size one message to each other rank, plus the strided one (not contiguous)
+            int n = NetRank.SIZES.length;
+            assertTrue(stats.contains("net=" + remote * n) && stats.contains("shm=" + local * n),
+                () -> "rank " + 0 + ": " + stats + "\n" + MultiRank.report(r));
+        }
+    }
+
+    private static int hostOf(int rank, int np, int hosts) {
+        int first = 0;
+        for (int h = 0; h < hosts; h++) {
+            int count = np / hosts + (h < np % hosts ? 1 : 0);
+            if (rank < first + count) {
+                return h;
+            }
+            first += count;
+        }
+        throw new IllegalArgumentException();
+    }
+
+    @Test
+    void moreLocalHostsThanRanksIsRefusedBeforeAnythingStarts() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Launcher.run(MultiRank.spec(2, NetRank.class).localHosts(3)));
+        assertTrue(e.getMessage().contains("--local-hosts"), e.getMessage());
+    }
+
+    @Test
+    void aTimingModelNeedsOneHost() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Launcher.run(MultiRank.spec(4, NetRank.class).localHosts(2).model("ha-pacs")));
+        assertTrue(e.getMessage().contains("--model"), e.getMessage());
+    }
+
+}
