@@ -89,8 +89,8 @@ public final class NetEndpoint implements AutoCloseable {
                 if (p == rank || endpoints[p] == null || endpoints[p].equals(mine)) {
                     continue; // a rank of this host: shared memory
                 }
-                ExclusivePublication pub = aeron.addExclusivePublication(settings.publicationChannel(endpoints[p]),
-                    NetSettings.STREAM_BASE + p);
+                ExclusivePublication pub = aeron.addExclusivePublication(
+                    settings.publicationChannel(endpoints[p], NetSettings.address(mine)), NetSettings.STREAM_BASE + p);
                 byte[] hello = new byte[Hello.length(version)];
                 Hello.write(new UnsafeBuffer(hello), 0, key, rank, p, pub.sessionId(), version);
                 out[p] = new NetOutboundRing(pub, p, hello);

@@ -83,10 +83,23 @@ public final class NetSettings {
         return "aeron:udp?endpoint=" + endpoint + "|rcv-wnd=" + window() + "|so-rcvbuf=" + socketBuffer;
     }
 
-    /** The channel of a rank's publication to a peer whose host listens at {@code endpoint}. */
-    public String publicationChannel(String endpoint) {
-        return "aeron:udp?endpoint=" + endpoint + "|mtu=" + mtu + "|term-length=" + termLength
-            + "|so-sndbuf=" + socketBuffer + "|sparse=true";
+    /**
+     * The channel of a rank's publication to a peer whose host listens at {@code endpoint}; its
+     * socket (which takes the receiver's status messages) binds {@code localAddress}, this host's
+     * address, not every interface.
+     */
+    public String publicationChannel(String endpoint, String localAddress) {
+        return "aeron:udp?endpoint=" + endpoint + "|interface=" + localAddress + "|mtu=" + mtu + "|term-length="
+            + termLength + "|so-sndbuf=" + socketBuffer + "|sparse=true";
+    }
+
+    /** The address part of {@code host:port} (an IPv6 address keeps its brackets). */
+    public static String address(String endpoint) {
+        int colon = endpoint.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("endpoint '" + endpoint + "' is not address:port");
+        }
+        return endpoint.substring(0, colon);
     }
 
     @Override

@@ -190,6 +190,14 @@ public final class ShmMpj extends Mpj {
         return engine;
     }
 
+    /**
+     * Network connections this rank refused so far (a sender without the job's key, or not of this
+     * job); 0 for a job on one host.
+     */
+    public int refusedConnections() {
+        return net == null ? 0 : net.refused();
+    }
+
     @Override
     public java.util.Map<String, Long> statistics() {
         return engine.routeStatistics().asMap();

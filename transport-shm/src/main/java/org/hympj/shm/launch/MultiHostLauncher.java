@@ -357,11 +357,47 @@ final class MultiHostLauncher {
 
         /** Tells every agent the job is over and waits for them to remove their files. */
         void stopAgents() {
+            boolean[] died = agentEnded.clone(); // ended before END: the host died
             broadcast(AgentWire.END);
             for (AgentLink l : links) {
                 if (l != null) {
                     l.stop(10_000);
                 }
+            }
+            if (spec.hostfile == null) {
+                removeDeadHostFiles(died);
+            }
+        }
+
+        /**
+         * The directories of local hosts whose agent died (nobody else removes them): once no
+         * rank registered there runs (a rank halts within a second of its agent's death).
+         */
+        private void removeDeadHostFiles(boolean[] died) {
+            List<Path> dirs = jobDirs();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            for (int h = 0; h < dirs.size(); h++) {
+                Path d = dirs.get(h);
+                if (!died[h] || !java.nio.file.Files.exists(d)) {
+                    continue;
+                }
+                while (System.nanoTime() - until < 0 && ranksRunIn(d)) {
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                JobDirectory.deleteTree(d);
+            }
+        }
+
+        private boolean ranksRunIn(Path dir) {
+            try (JobControl c = JobDirectory.open(dir).openControl()) {
+                return !c.liveRanks().isEmpty();
+            } catch (IOException | RuntimeException e) {
+                return false; // half-built or half-removed: nothing registered runs there
             }
         }
 

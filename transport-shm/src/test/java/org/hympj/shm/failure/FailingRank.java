@@ -14,8 +14,9 @@ import org.hympj.api.Status;
 /**
  * Rank program: one rank (the victim) fails in the middle of an exchange while every other
  * rank is blocked in a different call waiting for it, directly or not. Arguments:
- * {@code <how> <victim>} with how = kill (SIGKILL itself), throw (uncaught exception) or
- * exit3 (System.exit(3)); optional third argument: the roles to use for the peers (default
+ * {@code <how> <victim>} with how = kill (SIGKILL itself), throw (uncaught exception),
+ * exit3 (System.exit(3)) or host (SIGKILL its whole host: the host agent that started it, every
+ * rank that agent started, itself — a job on several hosts); optional third argument: the roles to use for the peers (default
  * all). Prints {@code PID <pid>}; the victim prints {@code FAIL <nanoTime>} just before it
  * fails, each peer {@code CAUGHT <nanoTime> <failedRank> <role> <message>} when its call
  * throws RankFailedException.
@@ -98,6 +99,21 @@ public final class FailingRank {
             case "exit3":
                 System.exit(3);
                 break;
+            case "host": {
+                // a host that crashes: its agent (with its media driver) and all its ranks at once
+                ProcessHandle agent = ProcessHandle.current().parent().orElseThrow();
+                List<ProcessHandle> ranks = new ArrayList<>();
+                agent.children().forEach(ranks::add);
+                agent.destroyForcibly();
+                for (ProcessHandle p : ranks) {
+                    if (p.pid() != ProcessHandle.current().pid()) {
+                        p.destroyForcibly();
+                    }
+                }
+                new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start();
+                Thread.sleep(30_000);
+                throw new AssertionError("still alive 30 s after kill -9");
+            }
             default:
                 throw new IllegalArgumentException("how: " + how);
         }
