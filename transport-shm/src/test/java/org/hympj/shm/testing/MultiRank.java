@@ -37,22 +37,30 @@ public final class MultiRank {
     public static final String WARM_UP = System.getProperty("hympj.test.warmup", "off");
 
     /**
-     * The local hosts every job of this test run is split into ({@code -Dhympj.test.local-hosts=K}:
-     * the multi-rank test classes run again with their ranks on K "hosts" talking over the network
-     * transport); 0 = one host.
+     * The local hosts every job is split into: {@code -Dhympj.test.local-hosts=K} for a whole run,
+     * or {@link #useLocalHosts} for the classes that rerun a test class on local hosts; 0 = one host.
      */
-    public static final int LOCAL_HOSTS = Integer.getInteger("hympj.test.local-hosts", 0);
+    private static int localHosts = Integer.getInteger("hympj.test.local-hosts", 0);
+
+    /**
+     * From now on every job of {@link #spec} is split into {@code k} local hosts (when it has at
+     * least {@code k} ranks): ranks of different groups talk only over the network transport.
+     * 0 = one host again. Tests run one at a time, so a class sets it in {@code @BeforeAll}.
+     */
+    public static void useLocalHosts(int k) {
+        localHosts = k;
+    }
 
     /**
      * A spec for N ranks of {@code main}: captured output, job timeout, the test JVM's class path;
-     * on {@link #LOCAL_HOSTS} local hosts when set (and N allows one rank per host).
+     * on {@link #useLocalHosts local hosts} when set (and N allows one rank per host).
      */
     public static LaunchSpec spec(int np, Class<?> main, String... args) {
         LaunchSpec s = LaunchSpec.of(np, main, args)
             .output(LaunchSpec.Output.CAPTURE)
             .timeout(JOB_TIMEOUT)
             .warmUp(WARM_UP);
-        return LOCAL_HOSTS > 1 && np >= LOCAL_HOSTS ? s.localHosts(LOCAL_HOSTS) : s;
+        return localHosts > 1 && np >= localHosts ? s.localHosts(localHosts) : s;
     }
 
     /** Runs the job; asserts its directory is gone whatever the outcome. */
