@@ -235,12 +235,53 @@ public final class NetEndpoint implements AutoCloseable {
     }
 
     /**
+     * As {@link #close}, but first waits (at most {@code timeoutNs}) until every remote peer's BYE
+     * has been read: then no rank of another host needs this host any more (the rank that runs a
+     * host's media driver itself, without an agent, closes it only after that).
+     */
+    public void closeAfterGoodbyes(long timeoutNs) {
+        sendGoodbyes();
+        long until = System.nanoTime() + timeoutNs;
+        org.agrona.concurrent.ControlledMessageHandler drop = (t, b, i, l) ->
+            org.agrona.concurrent.ControlledMessageHandler.Action.CONTINUE; // nothing but BYEs comes after finalize
+        while (System.nanoTime() - until < 0) {
+            boolean all = true;
+            for (NetInboundRing r : in) {
+                if (r != null && !r.ended()) {
+                    Image img = r.image();
+                    if (img != null && img.isClosed()) {
+                        continue; // gone without a goodbye: nothing more can come
+                    }
+                    r.controlledRead(drop, 64);
+                    all &= r.ended();
+                }
+            }
+            if (all) {
+                break;
+            }
+            Thread.yield();
+        }
+        close();
+    }
+
+    /**
      * Ends every connection with a BYE after what was written before it (for at most a few
      * seconds behind a peer that does not read), then closes the client: the host's driver goes
      * on sending what the publications hold.
      */
     @Override
     public void close() {
+        sendGoodbyes();
+        aeron.close();
+    }
+
+    private boolean goodbyesSent;
+
+    private void sendGoodbyes() {
+        if (goodbyesSent) {
+            return;
+        }
+        goodbyesSent = true;
         closing = true;
         try {
             long until = System.nanoTime() + BYE_TIMEOUT_NS;
@@ -250,8 +291,8 @@ public final class NetEndpoint implements AutoCloseable {
                     Thread.yield();
                 }
             }
-        } finally {
-            aeron.close();
+        } catch (RuntimeException e) {
+            LOG.warn("rank {}: goodbyes not all written: {}", rank, e.toString());
         }
     }
 }

@@ -19,7 +19,8 @@ import org.hympj.shm.pml.SegmentAllocator;
 import org.hympj.shm.pml.ShmComm;
 
 /**
- * One rank of a shared-memory job. A rank started by the launcher joins the job named by
+ * One rank of a job. A rank started by srun or mpirun joins through the environment
+ * ({@link org.hympj.shm.launch.EnvJob}). A rank started by the launcher joins the job named by
  * {@code HYMPJ_JOB_DIR} and {@code HYMPJ_RANK}; a program started alone creates a
  * one-rank job of its own and removes it at close (or at JVM exit).
  */
@@ -40,6 +41,8 @@ public final class ShmMpj extends Mpj {
     private final org.hympj.shm.pml.RankLifecycle life;
     /** The peers on other hosts (a job on several hosts), else null. */
     private final org.hympj.shm.fabric.NetPeers net;
+    /** A rank started by srun or mpirun: how it joined (its node's leader removes the node's files); else null. */
+    private final org.hympj.shm.launch.EnvJob envJob;
     private boolean closed;
 
     /**
@@ -51,6 +54,11 @@ public final class ShmMpj extends Mpj {
     private static String finalizedAs;
 
     private ShmMpj(JobDirectory job, int rank, boolean ownsJob) throws IOException {
+        this(job, rank, ownsJob, null);
+    }
+
+    private ShmMpj(JobDirectory job, int rank, boolean ownsJob, org.hympj.shm.launch.EnvJob envJob) throws IOException {
+        this.envJob = envJob;
         this.job = job;
         this.rank = rank;
         this.ownsJob = ownsJob;
@@ -151,6 +159,13 @@ public final class ShmMpj extends Mpj {
     private static ShmMpj create() {
         String dir = System.getenv(ENV_JOB_DIR);
         try {
+            org.hympj.shm.launch.RankEnvironment rm = dir == null || dir.isEmpty()
+                ? org.hympj.shm.launch.RankEnvironment.of(System.getenv()) : null;
+            if (rm != null && rm.size > 1) {
+                // started by srun or mpirun: no launcher of ours, meet the job's other ranks through the environment
+                org.hympj.shm.launch.EnvJob j = org.hympj.shm.launch.EnvJob.join(rm, System.getenv());
+                return new ShmMpj(j.job, j.rank, false, j);
+            }
             if (dir == null || dir.isEmpty()) {
                 String id = "single-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
                 JobDirectory job = JobDirectory.create(JobConfig.defaults(id, 1));
@@ -221,7 +236,10 @@ public final class ShmMpj extends Mpj {
                 oneSided.close();
             }
             engine.flush();
-            if (net != null) {
+            if (net != null && envJob != null && envJob.leader) {
+                // it runs its node's driver: the other nodes' ranks must be done with this node first
+                net.closeAfterGoodbyes(org.hympj.shm.launch.EnvJob.goodbyeTimeoutNs());
+            } else if (net != null) {
                 net.close(); // goodbyes after everything written: peers on other hosts know this rank finalized
             }
             if (job.config().routeStats) {
@@ -233,6 +251,9 @@ public final class ShmMpj extends Mpj {
             engine.trace(null);
             tracer.close();
             control.setState(rank, JobControl.STATE_FINALIZED);
+            if (envJob != null) {
+                envJob.finish(control);
+            }
             if (ownsJob) {
                 job.delete();
                 try {

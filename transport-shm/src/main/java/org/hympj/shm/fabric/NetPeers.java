@@ -63,4 +63,9 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     public void close() {
         endpoint.close();
     }
+
+    /** As {@link #close}, after every peer of another host said goodbye (at most {@code timeoutNs}). */
+    public void closeAfterGoodbyes(long timeoutNs) {
+        endpoint.closeAfterGoodbyes(timeoutNs);
+    }
 }

@@ -172,6 +172,14 @@ public final class JobDirectory {
      * @throws IOException with a clear message when /dev/shm has too little free space
      */
     public static JobDirectory create(JobConfig config, HostLayout hosts) throws IOException {
+        return create(config, hosts, PREFIX + config.jobId + (hosts.multiHost() ? "-" + hosts.host() : ""));
+    }
+
+    /** As {@link #create(JobConfig, HostLayout)}, in the directory {@code name} under the root. */
+    public static JobDirectory create(JobConfig config, HostLayout hosts, String name) throws IOException {
+        if (!name.startsWith(PREFIX) || name.contains("/")) {
+            throw new IllegalArgumentException("a job directory's name starts with " + PREFIX + ", was " + name);
+        }
         if (hosts.size() != config.size) {
             throw new IllegalArgumentException("the host layout holds " + hosts.size() + " ranks, the job "
                 + config.size);
@@ -189,7 +197,7 @@ public final class JobDirectory {
                 root, local, need >> 20, config.segmentBytes >> 20, pairBytes(config, local) >> 20, SPACE_MARGIN >> 20,
                 free >> 20, root));
         }
-        Path dir = root.resolve(PREFIX + config.jobId + (hosts.multiHost() ? "-" + hosts.host() : ""));
+        Path dir = root.resolve(name);
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         JobDirectory jd = new JobDirectory(dir, config, hosts);
         try {

@@ -77,7 +77,7 @@ public final class LaunchSpec {
     /** Socket buffers of the network endpoints. */
     int netSocketBytes = 2 << 20;
     /** --net-timeout: a peer silent this long is lost (ms). */
-    long netLivenessMillis = 3000;
+    long netLivenessMillis = 10_000;
     /** --net-driver-idle: how each host's media driver idles (as --idle). */
     String driverIdle = "backoff:100:1000:1000:100000";
     /** Environment variables (names) the ranks of every host get from the launcher (-x, as Open MPI's). */

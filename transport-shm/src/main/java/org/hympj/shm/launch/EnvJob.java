@@ -1,0 +1,223 @@
+package org.hympj.shm.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.hympj.net.Bootstrap;
+import org.hympj.net.HostDriver;
+import org.hympj.net.JobKey;
+import org.hympj.net.NetSettings;
+import org.hympj.shm.job.HostLayout;
+import org.hympj.shm.job.JobConfig;
+import org.hympj.shm.job.JobControl;
+import org.hympj.shm.job.JobDirectory;
+import org.hympj.shm.pml.Idler;
+
+/**
+ * A rank joining a job that a resource manager started ({@link RankEnvironment}: srun, mpirun),
+ * with no launcher of HyMPJ's and no shared file system. The first rank of each node (its
+ * leader) creates the node's job directory ({@code hympj-<job>-n<node>}); in a job on several
+ * nodes it also runs the node's media driver (in its own process) and takes part in the
+ * {@link Bootstrap}: rank 0 serves it on {@code HYMPJ_BOOTSTRAP} ({@code host:port}, an address
+ * of rank 0's node), each leader announces its node and endpoint with the job's key
+ * ({@code HYMPJ_JOB_KEY}, 64 hex digits, the same on every node) and publishes the table in its
+ * directory. The other ranks of the node wait for the directory to be complete and join it.
+ *
+ * <p>The leader owns the node's files: at its close it waits for the node's other ranks to
+ * finalize (and, on several nodes, for every rank of the other nodes to say goodbye), then
+ * closes the driver and removes the directory.
+ */
+public final class EnvJob {
+    public static final String ENV_BOOTSTRAP = "HYMPJ_BOOTSTRAP";
+    public static final String ENV_KEY = "HYMPJ_JOB_KEY";
+    public static final String ENV_IFACE = "HYMPJ_IFACE";
+    public static final String ENV_NET_TIMEOUT = "HYMPJ_NET_TIMEOUT";
+    private static final long JOIN_TIMEOUT_MS = 60_000;
+    /** A leader waits this long at most for the goodbyes of the other nodes' ranks. */
+    private static final long GOODBYE_TIMEOUT_NS = 10_000_000_000L;
+
+    public final JobDirectory job;
+    public final int rank;
+    /** This rank created the node's directory (and runs its driver): it removes them at the end. */
+    public final boolean leader;
+    private final HostDriver driver;
+
+    private EnvJob(JobDirectory job, int rank, boolean leader, HostDriver driver) {
+        this.job = job;
+        this.rank = rank;
+        this.leader = leader;
+        this.driver = driver;
+    }
+
+    /** Joins the job {@code e} describes; {@code env} gives the HyMPJ variables. */
+    public static EnvJob join(RankEnvironment e, Map<String, String> env) throws IOException {
+        String name = JobDirectory.PREFIX + e.jobId + "-n" + e.node;
+        Path dir = JobDirectory.root().resolve(name);
+        if (e.localRank != 0) {
+            return new EnvJob(awaitDirectory(dir, e), e.rank, false, null);
+        }
+        // the leader: the node's resource-manager daemon (slurmstepd, orted) is the ranks' launcher
+        JobConfig config = JobConfig.defaults(e.jobId, e.size)
+            .withLauncher(ProcessHandle.current().parent().orElse(ProcessHandle.current()));
+        if (e.singleNode()) {
+            return new EnvJob(JobDirectory.create(config, HostLayout.single(e.size), name), e.rank, true, null);
+        }
+        String hex = env.get(ENV_KEY);
+        String boot = env.get(ENV_BOOTSTRAP);
+        if (hex == null || hex.isBlank()) {
+            throw new IllegalArgumentException(ENV_KEY + " is not set: a job on several nodes started by " + e.manager
+                + " needs the same random key on every node (64 hex digits, e.g. from 'openssl rand -hex 32')");
+        }
+        if (boot == null || boot.lastIndexOf(':') < 0) {
+            throw new IllegalArgumentException(ENV_BOOTSTRAP + " is not set to HOST:PORT: a job on several nodes started"
+                + " by " + e.manager + " meets at rank 0's node on that address");
+        }
+        JobKey key = JobKey.ofHex(hex);
+        String bootHost = boot.substring(0, boot.lastIndexOf(':'));
+        int bootPort = Integer.parseInt(boot.substring(boot.lastIndexOf(':') + 1));
+        long liveness = Long.parseLong(env.getOrDefault(ENV_NET_TIMEOUT, "10")) * 1_000_000_000L;
+        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), 1 << 20, 2 << 20, liveness);
+        Bootstrap.Server server = e.rank == 0 ? new Bootstrap.Server(bootHost, bootPort, key, e.size) : null;
+        JobDirectory job = JobDirectory.create(config, provisional(e).withNet(net), name);
+        HostDriver[] driver = new HostDriver[1];
+        try {
+            job.writeKey(key.hex());
+            String table = Bootstrap.exchange(bootHost, bootPort, key, JOIN_TIMEOUT_MS, local -> {
+                String iface = env.getOrDefault(ENV_IFACE, local.getHostAddress());
+                driver[0] = HostDriver.launch(job.aeronDir(), net, Idler.strategy("backoff:100:1000:1000:100000", 1,
+                    Runtime.getRuntime().availableProcessors()), iface, 0);
+                return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + driver[0].endpoint();
+            });
+            JobDirectory published = job.publishHosts(layout(table, e).withNet(net));
+            return new EnvJob(published, e.rank, true, driver[0]);
+        } catch (IOException | RuntimeException x) {
+            if (driver[0] != null) {
+                driver[0].close();
+            }
+            job.delete();
+            throw x;
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    /** This node's block with stand-ins for the ranks before and after it (the table replaces it). */
+    private static HostLayout provisional(RankEnvironment e) {
+        List<String> names = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
+        int host = 0;
+        if (e.firstOnNode() > 0) {
+            names.add("before");
+            counts.add(e.firstOnNode());
+            host = 1;
+        }
+        names.add("this");
+        counts.add(e.localSize);
+        int after = e.size - e.firstOnNode() - e.localSize;
+        if (after > 0) {
+            names.add("after");
+            counts.add(after);
+        }
+        return HostLayout.blocks(names, counts.stream().mapToInt(Integer::intValue).toArray()).on(host);
+    }
+
+    /** The bootstrap's table as the job's hosts, seen from this rank's node. */
+    private static HostLayout layout(String table, RankEnvironment e) {
+        String[] lines = table.split("\n");
+        List<String> names = new ArrayList<>();
+        int[] counts = new int[lines.length];
+        String[] endpoints = new String[lines.length];
+        int mine = -1;
+        for (int h = 0; h < lines.length; h++) {
+            String[] f = lines[h].split(" ");
+            names.add(f[2]);
+            counts[h] = Integer.parseInt(f[1]);
+            endpoints[h] = f[3];
+            if (Integer.parseInt(f[0]) == e.firstOnNode()) {
+                mine = h;
+            }
+        }
+        return HostLayout.blocks(names, counts).withEndpoints(endpoints).on(mine);
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName().replace(' ', '_');
+        } catch (IOException e) {
+            return "node";
+        }
+    }
+
+    /** A rank that is not its node's leader: the directory once complete (with every node's endpoint). */
+    private static JobDirectory awaitDirectory(Path dir, RankEnvironment e) throws IOException {
+        long until = System.nanoTime() + JOIN_TIMEOUT_MS * 1_000_000L;
+        while (System.nanoTime() - until < 0) {
+            if (Files.exists(dir.resolve("job.properties"))
+                && (e.singleNode() || hostsPublished(dir))) {
+                return JobDirectory.open(dir);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while joining " + dir);
+            }
+        }
+        throw new IOException("rank " + e.rank + ": the job directory " + dir + " of its node was not made within "
+            + JOIN_TIMEOUT_MS / 1000 + " s (its first rank, local rank 0, makes it)");
+    }
+
+    private static boolean hostsPublished(Path dir) {
+        Path f = dir.resolve(HostLayout.FILE);
+        try {
+            return Files.exists(f) && HostLayout.load(f).endpoint(0) != null;
+        } catch (IOException | RuntimeException x) {
+            return false;
+        }
+    }
+
+    /**
+     * The leader's end, after its own finalize: waits for the node's other ranks to finalize (or
+     * die: the job is then aborted anyway), closes the driver, removes the directory.
+     */
+    public void finish(JobControl control) {
+        if (!leader) {
+            return;
+        }
+        HostLayout hosts = job.hosts();
+        long unregisteredUntil = System.nanoTime() + JOIN_TIMEOUT_MS * 1_000_000L;
+        while (!control.aborted()) {
+            boolean done = true;
+            for (int i = 0; i < hosts.localCount(); i++) {
+                int r = hosts.localRank(i);
+                if (r != rank && control.state(r) != JobControl.STATE_FINALIZED
+                    && (control.pid(r) == 0 ? System.nanoTime() - unregisteredUntil < 0 : control.rankAlive(r))) {
+                    done = false; // still running (or not started yet, for at most a minute)
+                }
+            }
+            if (done) {
+                break;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (driver != null) {
+            driver.close();
+        }
+        job.delete();
+    }
+
+    /** How long a leader waits for the goodbyes of the other nodes' ranks. */
+    public static long goodbyeTimeoutNs() {
+        return GOODBYE_TIMEOUT_NS;
+    }
+}

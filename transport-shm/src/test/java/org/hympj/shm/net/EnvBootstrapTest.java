@@ -1,0 +1,161 @@
+package org.hympj.shm.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hympj.net.JobKey;
+import org.hympj.shm.ShmMpj;
+import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Ranks started without HyMPJ's launcher, as srun or mpirun start them: each finds its rank,
+ * size and node from the variables the resource manager sets; each node's first rank makes the
+ * node's directory and driver, the nodes meet at rank 0's bootstrap with the job's key (no shared
+ * file system), and the job runs as under the launcher — then nothing is left in /dev/shm.
+ * Slurm's variables are set by the test on plain JVMs (two "nodes" on this machine); Open MPI's
+ * come from the installed {@code mpirun} itself (one node split in two by HYMPJ_LOCAL_HOSTS).
+ */
+class EnvBootstrapTest {
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ranksStartedWithSlurmsVariablesOnTwoNodes() throws Exception {
+        int np = 4;
+        String job = Long.toString(System.nanoTime() % 1_000_000_000L);
+        int port = freePort();
+        String key = JobKey.generate().hex();
+        List<Process> procs = new ArrayList<>();
+        List<CompletableFuture<String>> outs = new ArrayList<>();
+        try {
+            for (int r = 0; r < np; r++) {
+                ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
+                Map<String, String> env = pb.environment();
+                env.remove(ShmMpj.ENV_JOB_DIR);
+                env.remove(ShmMpj.ENV_RANK);
+                env.put("SLURM_PROCID", Integer.toString(r));
+                env.put("SLURM_NTASKS", Integer.toString(np));
+                env.put("SLURM_LOCALID", Integer.toString(r % 2));
+                env.put("SLURM_NODEID", Integer.toString(r / 2));
+                env.put("SLURM_STEP_TASKS_PER_NODE", "2(x2)");
+                env.put("SLURM_JOB_ID", job);
+                env.put("SLURM_STEP_ID", "0");
+                env.put("HYMPJ_BOOTSTRAP", "127.0.0.1:" + port);
+                env.put("HYMPJ_JOB_KEY", key);
+                Process p = pb.start();
+                procs.add(p);
+                outs.add(CompletableFuture.supplyAsync(() -> read(p)));
+            }
+            for (int r = 0; r < np; r++) {
+                assertTrue(procs.get(r).waitFor(150, TimeUnit.SECONDS), "rank " + r + " did not end");
+            }
+            String all = report(outs);
+            for (int r = 0; r < np; r++) {
+                String out = outs.get(r).get(10, TimeUnit.SECONDS);
+                assertEquals(0, procs.get(r).exitValue(), all);
+                assertTrue(out.contains("PASS sizes") && out.contains("PASS strided") && out.contains("PASS finalize"), all);
+                assertTrue(out.contains("PEERS " + (r < 2 ? "LLRR" : "RRLL")), all);
+            }
+        } finally {
+            for (Process p : procs) {
+                p.destroyForcibly();
+            }
+        }
+        assertEquals(List.of(), NamespaceHostsTest.jobDirs().stream().filter(d -> d.contains("slurm" + job)).toList());
+        assertTrue(NamespaceHostsTest.allDirs().stream().noneMatch(d -> d.contains("slurm" + job)));
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ranksStartedByOpenMpisMpirun() throws Exception {
+        assumeTrue(new java.io.File("/usr/bin/mpirun").canExecute(), "Open MPI's mpirun is not installed");
+        int port = freePort();
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4",
+            "-x", "HYMPJ_LOCAL_HOSTS=2", "-x", "HYMPJ_BOOTSTRAP=127.0.0.1:" + port, "-x",
+            "HYMPJ_JOB_KEY=" + JobKey.generate().hex(), "--tag-output"));
+        cmd.addAll(javaCommand(NetRank.class.getName()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove(ShmMpj.ENV_JOB_DIR);
+        pb.environment().remove(ShmMpj.ENV_RANK);
+        Process p = pb.start();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p));
+        try {
+            assertTrue(p.waitFor(150, TimeUnit.SECONDS), "mpirun did not end");
+            String text = out.get(10, TimeUnit.SECONDS);
+            assertEquals(0, p.exitValue(), text);
+            for (int r = 0; r < 4; r++) {
+                String tag = "[1," + r + "]<stdout>:";
+                for (String pass : new String[] {"PASS sizes", "PASS strided", "PASS finalize",
+                    "PEERS " + (r < 2 ? "LLRR" : "RRLL")}) {
+                    assertTrue(text.contains(tag + pass), "rank " + r + " did not print '" + pass + "'\n" + text);
+                }
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+        Thread.sleep(200);
+        List<String> left = NamespaceHostsTest.allDirs();
+        assertTrue(left.stream().noneMatch(d -> d.contains("hympj-ompi")), () -> "left behind: " + left);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void severalNodesWithoutAKeyIsAClearError() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.remove(ShmMpj.ENV_JOB_DIR);
+        env.remove(ShmMpj.ENV_RANK);
+        env.remove("HYMPJ_JOB_KEY");
+        env.put("SLURM_PROCID", "0");
+        env.put("SLURM_NTASKS", "2");
+        env.put("SLURM_LOCALID", "0");
+        env.put("SLURM_NODEID", "0");
+        env.put("SLURM_STEP_TASKS_PER_NODE", "1(x2)");
+        env.put("SLURM_JOB_ID", "nokey" + System.nanoTime() % 100000);
+        Process p = pb.start();
+        String out = read(p);
+        assertTrue(p.waitFor(50, TimeUnit.SECONDS));
+        assertTrue(p.exitValue() != 0 && out.contains("HYMPJ_JOB_KEY is not set"), out);
+    }
+
+    private static List<String> javaCommand(String main) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(Launcher.jvmFlags());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(main);
+        return cmd;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String read(Process p) {
+        try {
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+        }
+    }
+
+    private static String report(List<CompletableFuture<String>> outs) throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < outs.size(); r++) {
+            b.append("---- rank ").append(r).append(" ----\n").append(outs.get(r).get(10, TimeUnit.SECONDS));
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,139 @@
+package org.hympj.shm.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.testing.MultiRank;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code --hostfile} with a launch agent, on two real network stacks of this machine: two
+ * network namespaces joined by a veth pair (10.77.0.1 and 10.77.0.2), each a "host" of the
+ * hostfile; the launch agent runs a host's agent in its namespace ({@code ip netns exec}), where
+ * its endpoint binds the host's address; ranks of different hosts talk across the veth pair.
+ * Skipped where namespaces cannot be made (not root, no {@code ip}).
+ */
+class NamespaceHostsTest {
+    private static final String[] NS = {"hympj-ns0-" + ProcessHandle.current().pid(),
+        "hympj-ns1-" + ProcessHandle.current().pid()};
+    private static final String[] ADDR = {"10.77.0.1", "10.77.0.2"};
+    private static boolean ready;
+    private static Path dir;
+
+    @BeforeAll
+    static void namespaces() throws Exception {
+        if (!run("ip", "netns", "add", NS[0])) {
+            return;
+        }
+        ready = run("ip", "netns", "add", NS[1])
+            && run("ip", "link", "add", "hy0-" + pidTag(), "type", "veth", "peer", "name", "hy1-" + pidTag())
+            && run("ip", "link", "set", "hy0-" + pidTag(), "netns", NS[0])
+            && run("ip", "link", "set", "hy1-" + pidTag(), "netns", NS[1]);
+        for (int i = 0; ready && i < 2; i++) {
+            ready = run("ip", "netns", "exec", NS[i], "ip", "addr", "add", ADDR[i] + "/24", "dev", "hy" + i + "-" + pidTag())
+                && run("ip", "netns", "exec", NS[i], "ip", "link", "set", "hy" + i + "-" + pidTag(), "up")
+                && run("ip", "netns", "exec", NS[i], "ip", "link", "set", "lo", "up");
+        }
+        dir = Files.createTempDirectory("hympj-ns", PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------")));
+        // the launch agent: ns-agent HOST java … runs the agent in that host's namespace
+        Path agent = dir.resolve("ns-agent");
+        Files.writeString(agent, "#!/bin/sh\nhost=$1; shift\ncase $host in\n  " + ADDR[0] + ") ns=" + NS[0] + ";;\n  "
+            + ADDR[1] + ") ns=" + NS[1] + ";;\n  *) echo \"ns-agent: unknown host $host\" >&2; exit 255;;\nesac\n"
+            + "exec ip netns exec $ns \"$@\"\n");
+        Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(dir.resolve("hosts"), "# two namespaces\n" + ADDR[0] + " slots=2\n" + ADDR[1] + " slots=2\n");
+    }
+
+    /** A short tag for the veth names (at most 15 characters). */
+    private static String pidTag() {
+        return Long.toString(ProcessHandle.current().pid() % 100_000);
+    }
+
+    @AfterAll
+    static void remove() throws Exception {
+        for (String ns : NS) {
+            run("ip", "netns", "del", ns); // the veth pair goes with its namespaces
+        }
+        if (dir != null) {
+            for (String f : new String[] {"ns-agent", "hosts"}) {
+                Files.deleteIfExists(dir.resolve(f));
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static boolean run(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ranksOnTwoNetworkStacksTalkAcrossTheVethPair() {
+        assumeTrue(ready, "cannot create network namespaces here (not root, or no ip command)");
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).hostfile(dir.resolve("hosts"))
+            .launchAgent(dir.resolve("ns-agent").toString()), new String[] {"sizes", "strided"});
+        for (int rank = 0; rank < 4; rank++) {
+            String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
+            assertEquals(rank < 2 ? "LLRR" : "RRLL", peers, MultiRank.report(r));
+            String stats = MultiRank.lines(r, rank, "STATS ").get(0);
+            int n = NetRank.SIZES.length;
+            assertTrue(stats.contains("net=" + 2 * n) && stats.contains("shm=" + n), stats);
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void anAgentThatCannotStartNamesItsHostAndLeavesNothing() throws Exception {
+        assumeTrue(ready, "cannot create network namespaces here (not root, or no ip command)");
+        Path hosts = dir.resolve("hosts");
+        List<String> before = jobDirs();
+        // the second host is not one the launch agent knows: it fails there
+        Files.writeString(hosts, ADDR[0] + " slots=2\n10.77.0.9 slots=2\n");
+        try {
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> org.hympj.shm.launch.Launcher.run(MultiRank.spec(4, NetRank.class).hostfile(hosts)
+                    .launchAgent(dir.resolve("ns-agent").toString())));
+            assertTrue(e.getMessage().contains("host 10.77.0.9") && e.getMessage().contains("unknown host"),
+                e.getMessage());
+        } finally {
+            Files.writeString(hosts, ADDR[0] + " slots=2\n" + ADDR[1] + " slots=2\n");
+        }
+        Thread.sleep(200);
+        assertEquals(before, jobDirs(), "a job directory was left behind");
+    }
+
+    /** Every HyMPJ job directory in /dev/shm. */
+    static List<String> allDirs() throws IOException {
+        List<String> out = new ArrayList<>();
+        try (var s = Files.list(Path.of("/dev/shm"))) {
+            s.filter(p -> p.getFileName().toString().startsWith("hympj-")).forEach(p -> out.add(p.toString()));
+        }
+        return out;
+    }
+
+    /** The host directories of jobs on several hosts in /dev/shm ({@code hympj-<job>-<host>}). */
+    static List<String> jobDirs() throws IOException {
+        List<String> out = new ArrayList<>();
+        try (var s = Files.list(Path.of("/dev/shm"))) {
+            s.filter(p -> p.getFileName().toString().startsWith("hympj-")
+                && p.getFileName().toString().split("-").length == 4).forEach(p -> out.add(p.toString()));
+        }
+        out.sort(null);
+        return out;
+    }
+}
