@@ -169,6 +169,31 @@ class NetEndpointTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aPeerOfAnotherLibraryVersionIsAnErrorNamingBoth() {
+        try (NetEndpoint r1 = rank(1, key);
+             NetEndpoint other = new NetEndpoint(hostA.directory(), SETTINGS, key, "9.9.9", 0, endpoints(),
+                 (peer, why) -> { })) {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            IllegalStateException caught = null;
+            while (caught == null && System.nanoTime() - until < 0) {
+                int idx = other.outbound(1).tryClaim(1, 8);
+                if (idx >= 0) {
+                    other.outbound(1).commit(idx);
+                }
+                try {
+                    r1.inbound(0).controlledRead((t, b, i, l) -> ControlledMessageHandler.Action.CONTINUE, 8);
+                } catch (IllegalStateException e) {
+                    caught = e;
+                }
+            }
+            assertTrue(caught != null, "no error for a peer of another version");
+            String m = caught.getMessage();
+            assertTrue(m.contains("rank 0") && m.contains("9.9.9") && m.contains(Version.get()), m);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void byeEndsAConnectionWithoutReportingItLost() throws Exception {
         try (NetEndpoint r1 = rank(1, key)) {
             NetEndpoint r0 = rank(0, key);
