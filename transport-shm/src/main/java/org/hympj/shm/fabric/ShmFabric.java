@@ -38,6 +38,10 @@ public final class ShmFabric implements AutoCloseable {
     private final RingBuffer[] inbound;
     /** local[peer]: the peer runs on this host (shared memory reaches it). */
     private final boolean[] local;
+    /** This rank's index among its host's ranks, their number, and the first rank of every host. */
+    private final int localIndex;
+    private final int localCount;
+    private final int[] hostLeaders;
     private final boolean singleHost;
     private final MappedByteBuffer[] ringMaps;
     private final MappedByteBuffer[] segmentMaps;
@@ -74,6 +78,12 @@ public final class ShmFabric implements AutoCloseable {
             throw new IllegalArgumentException("a job on several hosts runs natively (one channel), not emulating fabrics");
         }
         int localCount = hosts.localCount();
+        this.localCount = localCount;
+        this.localIndex = hosts.localIndex(rank);
+        this.hostLeaders = new int[hosts.hosts()];
+        for (int h = 0; h < hostLeaders.length; h++) {
+            hostLeaders[h] = hosts.firstRank(h);
+        }
         this.local = new boolean[size];
         for (int r = 0; r < size; r++) {
             local[r] = hosts.local(r);
@@ -149,6 +159,21 @@ public final class ShmFabric implements AutoCloseable {
     /** True when {@code peer} runs on this host: shared memory reaches it (its segment, bulk regions, rings). */
     public boolean local(int peer) {
         return local[peer];
+    }
+
+    /** This rank's index among the ranks of its host. */
+    public int localIndex() {
+        return localIndex;
+    }
+
+    /** The ranks of this host. */
+    public int localCount() {
+        return localCount;
+    }
+
+    /** The first rank of every host, in host order (the hosts' leaders in hierarchical collectives). */
+    public int[] hostLeaders() {
+        return hostLeaders.clone();
     }
 
     /** True when every rank of the job runs on this host. */

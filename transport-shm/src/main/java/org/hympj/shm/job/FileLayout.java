@@ -21,6 +21,14 @@ public final class FileLayout {
     private FileLayout() {
     }
 
+    /**
+     * Bytes of the collective slots of a host of {@code local} ranks in a job on several hosts:
+     * three sets of one 320-byte slot per rank (pml.HostCollectives).
+     */
+    public static long hostCollBytes(int local) {
+        return 3L * local * 320;
+    }
+
     /** Bytes of one bulk slot (header + region, page aligned). */
     public static long bulkSlotBytes(int bulkBytes) {
         return (BULK_HEADER + bulkBytes + 4095) & ~4095L;

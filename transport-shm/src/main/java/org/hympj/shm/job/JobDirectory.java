@@ -214,7 +214,7 @@ public final class JobDirectory {
             if (config.emulatesFabrics()) {
                 jd.stage(files, space, jd.timelinesFile(), timelinesBytes(config.size));
             }
-            jd.stage(files, space, jd.collFile(), collBytes(config.size));
+            jd.stage(files, space, jd.collFile(), Math.max(collBytes(config.size), FileLayout.hostCollBytes(local)));
             // the control file too: a job started beside this one may take the last pages meanwhile
             Path ctlTmp = jd.stage(files, space, jd.controlFile(), JobControl.fileSize(config.size));
             if (config.p2p.equals("onesided")) {

@@ -147,6 +147,7 @@ public final class Launcher {
             org.hympj.model.JobFabric.modelFor(config.fabric); // a bad --model fails here, before any rank starts
         }
         org.hympj.shm.pml.CollectiveChoice.barrier(config); // a bad --coll fails here, before any rank starts
+        org.hympj.shm.pml.CollectiveChoice.hierarchicalAllreduce(config);
         return config;
     }
 

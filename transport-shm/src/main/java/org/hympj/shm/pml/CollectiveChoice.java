@@ -13,6 +13,26 @@ public final class CollectiveChoice {
      * shared-memory one (which runs dissemination where it does not apply: under a timing
      * model, whose barriers are messages on the emulated fabrics, and off the world communicator).
      */
+    /**
+     * Whether small allreduces of the world communicator of a job on several hosts are hierarchical
+     * ({@code --coll allreduce=hier}, the default: inside each host through shared memory, then
+     * one rank per host across the network) or flat ({@code allreduce=flat}: recursive doubling
+     * over every rank, as on one host without shared memory).
+     */
+    public static boolean hierarchicalAllreduce(JobConfig config) {
+        String v = config.collChoice("allreduce", "hier");
+        switch (v) {
+            case "hier":
+            case "hierarchical":
+                return true;
+            case "flat":
+                return false;
+            default:
+                throw new IllegalArgumentException("--coll allreduce=" + v + ": expected hier (hierarchical: host by host"
+                    + " on several hosts) or flat");
+        }
+    }
+
     public static Comm.BarrierAlgorithm barrier(JobConfig config) {
         String v = config.collChoice("barrier", "shm");
         switch (v) {

@@ -48,6 +48,10 @@ final class Collectives {
             comm.shmReduce.barrier(comm.engine);
             return;
         }
+        if (algorithm == Comm.BarrierAlgorithm.SHARED_MEMORY && comm.hostColl != null) {
+            comm.hostColl.barrier(); // several hosts: shared memory inside each, dissemination among their leaders
+            return;
+        }
         switch (algorithm) {
             case RING:
                 for (int step = 1; step < size; step++) {
@@ -182,14 +186,21 @@ final class Collectives {
     }
 
     /** allreduce over Java arrays of a contiguous type (checked by the caller). */
-    private void allreduceArrays(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
-                                 Datatype type, Op op) {
+    void allreduceArrays(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                         Datatype type, Op op) {
         count = elementCount(type, count);
         type = Datatype.of(type.primitive());
         if (comm.shmReduce != null && ShmReduce.fits((long) count * type.size())) {
             boolean inPlace = sendBuf == Comm.IN_PLACE;
             comm.shmReduce.allreduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
                 recvOffset, count, type.primitive(), op, comm.engine);
+            return;
+        }
+        if (comm.hostColl != null && comm.engine.hierarchicalAllreduce() && HostCollectives.fits((long) count * type.size())) {
+            // several hosts: inside each host through shared memory, then the hosts' leaders over the network
+            boolean inPlace = sendBuf == Comm.IN_PLACE;
+            comm.hostColl.allreduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
+                recvOffset, count, type.primitive(), op);
             return;
         }
         if (!op.isCommutative()) {

@@ -56,6 +56,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     private final DetachedRequests detached = new DetachedRequests();
     /** Non-blocking and persistent collectives under way: every progress pass advances them. */
     private final ActiveSchedules schedules = new ActiveSchedules();
+    /** A job on several hosts: small allreduces of the world go host by host ({@code --coll allreduce=hier}). */
+    private final boolean hierarchicalAllreduce;
 
     public Engine(ShmFabric fabric, JobConfig config, JobFabric jobFabric, JobControl control, boolean launched,
                   FabricTiming timing) {
@@ -64,6 +66,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.rank = fabric.rank();
         this.size = fabric.size();
         this.eagerLimit = config.eagerLimit;
+        this.hierarchicalAllreduce = CollectiveChoice.hierarchicalAllreduce(config);
         this.timing = timing;
         this.idler = new Idler(config, control, rank, launched);
         idler.onPeersExited(this::failReceivesFromExited);
@@ -116,6 +119,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
 
     int eagerLimit() {
         return eagerLimit;
+    }
+
+    /** True when small allreduces of the world communicator of a job on several hosts go host by host. */
+    boolean hierarchicalAllreduce() {
+        return hierarchicalAllreduce;
     }
 
     /** The lowest context id this rank has not used; communicators agree on the max over their members. */

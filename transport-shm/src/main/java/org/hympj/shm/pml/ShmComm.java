@@ -51,6 +51,8 @@ public class ShmComm implements Comm {
     static final PointToPoint.Factory TWO_SIDED = c -> c.twoSided;
     /** One-wave shared-memory allreduce of small counts: the world communicator of a job on one host, natively; else null. */
     final ShmReduce shmReduce;
+    /** The hierarchical collectives of the world communicator of a job on several hosts; else null. */
+    final HostCollectives hostColl;
 
     /** The world communicator of a rank, on the two-sided engine. */
     public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
@@ -91,6 +93,8 @@ public class ShmComm implements Comm {
         this.shmReduce = ctx == 0 && engine.timing() == null && engine.fabric().singleHost()
             ? new ShmReduce(engine.fabric().collSlots(), rank, size) : null;
         engine.reserveContexts(ctx + 2);
+        this.hostColl = ctx == 0 && engine.timing() == null && !engine.fabric().singleHost()
+            ? HostCollectives.of(this) : null;
     }
 
     static int[] identity(int n) {
