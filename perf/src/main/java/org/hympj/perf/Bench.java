@@ -283,6 +283,15 @@ public final class Bench {
         if (o.warmup != null) {
             spec.jvmArg("-Dhympj.bench.warmup=" + o.warmup);
         }
+        if (o.localHosts != null) {
+            spec.localHosts(o.localHosts);
+        }
+        if (o.coll != null) {
+            spec.coll(o.coll);
+        }
+        if (o.driverIdle != null) {
+            spec.driverIdle(o.driverIdle);
+        }
         for (String j : o.jvmArgs) {
             spec.jvmArg(j);
         }

@@ -46,6 +46,12 @@ public final class BenchOptions {
     public Double computeScale;
     /** {@code --sched-barrier}: the engine's pseudo-collective barriers (scale-les3 then times them too). */
     public boolean schedBarrier;
+    /** {@code --local-hosts K}: the ranks on K local hosts, the network transport between them (null: one host). */
+    public Integer localHosts;
+    /** {@code --coll C}: the launcher's collective choices, e.g. allreduce=flat (null: its defaults). */
+    public String coll;
+    /** {@code --net-driver-idle P}: how each local host's media driver idles (null: the launcher's default). */
+    public String driverIdle;
     /** scale-les3: the patterns (ew,ns,nsew,diag,all); null: all five. */
     public String pattern;
     /** onesided: receives kept posted ahead (null: 0). */
@@ -85,7 +91,11 @@ public final class BenchOptions {
         "  --warm-up on|off      the ranks' JIT warm-up before the program (mpjrun --warm-up)",
         "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
         "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
-        "  --subcluster S        --model M              --jvm-arg ARG (repeatable)");
+        "  --subcluster S        --model M              --jvm-arg ARG (repeatable)",
+        "  --local-hosts K       the ranks on K local hosts (mpjrun --local-hosts: each its own job directory and",
+        "                        media driver, the network transport on loopback between them)",
+        "  --coll C              collective choices (mpjrun --coll), e.g. allreduce=flat or allreduce=hier",
+        "  --net-driver-idle P   how each local host's media driver idles (mpjrun --net-driver-idle)");
 
     /**
      * Parses the option at {@code argv[i]} if it is one of the shared ones; returns the index of
@@ -193,6 +203,15 @@ public final class BenchOptions {
             case "--jvm-arg":
                 jvmArgs.add(value(argv, i + 1, a));
                 return i + 1;
+            case "--local-hosts":
+                localHosts = parseInt(a, value(argv, i + 1, a));
+                return i + 1;
+            case "--coll":
+                coll = value(argv, i + 1, a);
+                return i + 1;
+            case "--net-driver-idle":
+                driverIdle = value(argv, i + 1, a);
+                return i + 1;
             default:
                 return -1;
         }
@@ -240,6 +259,15 @@ public final class BenchOptions {
         if (schedBarrier) {
             o.add("--sched-barrier");
         }
+        if (localHosts != null) {
+            o.add("--local-hosts " + localHosts);
+        }
+        if (coll != null) {
+            o.add("--coll " + coll);
+        }
+        if (driverIdle != null) {
+            o.add("--net-driver-idle " + driverIdle);
+        }
         for (String j : jvmArgs) {
             o.add("--jvm-arg " + j);
         }
@@ -276,6 +304,9 @@ public final class BenchOptions {
         o.clock = clock;
         o.computeScale = computeScale;
         o.schedBarrier = schedBarrier;
+        o.localHosts = localHosts;
+        o.coll = coll;
+        o.driverIdle = driverIdle;
         o.pattern = pattern;
         o.preposted = preposted;
         o.iters = iters;

@@ -87,7 +87,7 @@ public final class EnvJob {
             job.writeKey(key.hex());
             String table = Bootstrap.exchange(bootHost, bootPort, key, JOIN_TIMEOUT_MS, local -> {
                 String iface = env.getOrDefault(ENV_IFACE, local.getHostAddress());
-                driver[0] = HostDriver.launch(job.aeronDir(), net, Idler.strategy("backoff:100:1000:1000:100000", 1,
+                driver[0] = HostDriver.launch(job.aeronDir(), net, Idler.strategy(LaunchSpec.DEFAULT_DRIVER_IDLE, 1,
                     Runtime.getRuntime().availableProcessors()), iface, 0);
                 return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + driver[0].endpoint();
             });
