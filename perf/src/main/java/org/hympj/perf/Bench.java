@@ -21,6 +21,7 @@ public final class Bench {
     static final String USAGE = String.join("\n",
         "usage: hympj-bench NAME [options] [sizes...]      (barrier: sizes are rank counts, one launch each)",
         "       hympj-bench --list",
+        "       " + AeronPingPong.USAGE.substring("usage: ".length()),
         "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S]",
         "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
@@ -69,6 +70,10 @@ public final class Bench {
                 System.err.println("hympj-bench soak: " + e.getMessage());
                 return 1;
             }
+        }
+        if (argv.length > 0 && argv[0].equals("aeron-pingpong")) {
+            // Aeron's own UDP ping-pong samples: the network transport's reference
+            return AeronPingPong.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
         }
         Integer driver = org.hympj.perf.fabric.FabricBench.run(argv); // fabric drivers: their own options
         if (driver != null) {
