@@ -436,6 +436,7 @@ public final class LaunchSpec {
         p.setProperty("jit", jit);
         p.setProperty("bind", bindTo);
         p.setProperty("output", output.name());
+        p.setProperty("warmup", warmUp);
         list(p, "arg", args);
         list(p, "jvm", jvmArgs);
         Map<String, String> e = new LinkedHashMap<>();
@@ -468,7 +469,8 @@ public final class LaunchSpec {
         }
         LaunchSpec s = new LaunchSpec().np(Integer.parseInt(p.getProperty("np"))).main(p.getProperty("main"))
             .classpath(p.getProperty("classpath")).jit(p.getProperty("jit")).bindTo(p.getProperty("bind"))
-            .output(Output.valueOf(p.getProperty("output"))).args(list(p, "arg"));
+            .output(Output.valueOf(p.getProperty("output"))).args(list(p, "arg"))
+            .warmUp(p.getProperty("warmup", "on"));
         s.jvmArgs = list(p, "jvm");
         List<String> names = list(p, "env");
         List<String> values = list(p, "val");
