@@ -103,13 +103,7 @@ final class AgentLink {
     void stop(long waitMillis) {
         try {
             if (!process.waitFor(waitMillis, TimeUnit.MILLISECONDS)) {
-                to.close();
-                if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                    process.destroy();
-                    if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                        process.destroyForcibly();
-                    }
-                }
+                end(2);
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
@@ -119,9 +113,17 @@ final class AgentLink {
 
     /** Ends the agent at once (the launcher is being stopped). */
     void kill() {
-        to.close(); // the agent stops its ranks and removes its files when its input ends
+        end(3);
+    }
+
+    /**
+     * Closes the agent's input — it stops its ranks and removes its files when its input ends —
+     * waits {@code seconds} for it, then TERM, then KILL.
+     */
+    private void end(long seconds) {
+        to.close();
         try {
-            if (!process.waitFor(3, TimeUnit.SECONDS)) {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
                 process.destroy();
                 if (!process.waitFor(2, TimeUnit.SECONDS)) {
                     process.destroyForcibly();

@@ -246,26 +246,7 @@ public final class HostAgent {
             return;
         }
         stopping = true;
-        for (Process q : procs) {
-            if (q != null && q.isAlive()) {
-                q.destroy();
-            }
-        }
-        long until = System.nanoTime() + 1_000_000_000L;
-        for (Process q : procs) {
-            if (q == null) {
-                continue;
-            }
-            try {
-                long left = until - System.nanoTime();
-                if (left <= 0 || !q.waitFor(left, java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                    q.destroyForcibly();
-                    q.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                q.destroyForcibly();
-            }
-        }
+        Launcher.stop(procs);
         if (driver != null) {
             try {
                 driver.close();

@@ -270,65 +270,31 @@ public final class Launcher {
         }
 
         private JobResult watch(JobControl control, long t0) {
-            int np = spec.np;
-            int[] codes = new int[np];
-            Arrays.fill(codes, Integer.MIN_VALUE);
-            int failedRank = -1;
-            int failedCode = 0;
-            String message = "";
-            long abortedAt = 0;
-            boolean timedOut = false;
-            boolean termSent = false;
-            long deadline = spec.timeout.isZero() ? Long.MAX_VALUE : t0 + spec.timeout.toNanos();
-            int running = np;
-            while (running > 0) {
-                running = 0;
-                for (int r = 0; r < np; r++) {
-                    if (codes[r] != Integer.MIN_VALUE) {
+            RankWatch w = new RankWatch(spec, t0);
+            while (w.running() > 0) {
+                for (int r = 0; r < spec.np; r++) {
+                    if (w.ended(r) || procs[r].isAlive()) {
                         continue;
                     }
-                    if (procs[r].isAlive()) {
-                        running++;
-                        continue;
-                    }
-                    codes[r] = procs[r].exitValue();
-                    int state = control.state(r);
-                    boolean finalized = state == JobControl.STATE_FINALIZED;
-                    // exit 0 after init without close(): peers would wait for it forever (MPI: erroneous)
-                    boolean unfinalized = codes[r] == 0 && state == JobControl.STATE_RUNNING;
-                    if ((codes[r] != 0 || unfinalized) && failedRank < 0 && !timedOut) {
-                        failedRank = r;
-                        failedCode = unfinalized ? JobResult.NOT_FINALIZED_EXIT : codes[r];
-                        message = unfinalized
-                            ? "rank " + r + " exited with code 0 without finalizing (Mpj.close() was not called); job aborted"
-                            : "rank " + r + " exited with " + describe(codes[r]) + (finalized ? "" : " before finalize")
-                                + "; job aborted";
-                        control.abort(r, unfinalized ? JobControl.CODE_NOT_FINALIZED : codes[r]);
-                        abortedAt = System.nanoTime();
-                        LOG.debug(message);
+                    Integer abort = w.exited(r, procs[r].exitValue(), control.state(r), "");
+                    if (abort != null) {
+                        control.abort(r, abort);
+                        LOG.debug(w.message());
                     }
                 }
                 long now = System.nanoTime();
-                if (!timedOut && failedRank < 0 && now - deadline > 0) {
-                    timedOut = true;
-                    message = "job timed out after " + spec.timeout.toSeconds() + " s; ranks still running were killed";
+                if (w.timedOut(now)) {
                     control.abort(-1, JobResult.TIMEOUT_EXIT);
-                    abortedAt = now - spec.abortGrace.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
                 }
-                if (abortedAt != 0 && running > 0) {
-                    long since = now - abortedAt;
-                    if (!termSent && since > spec.abortGrace.toNanos()) {
-                        termSent = true;
-                        for (Process p : procs) {
-                            p.destroy();
-                        }
-                    } else if (termSent && since > spec.abortGrace.toNanos() + TimeUnit.SECONDS.toNanos(1)) {
-                        for (Process p : procs) {
-                            p.destroyForcibly();
-                        }
+                RankWatch.Signal sig = w.signal(now);
+                for (Process p : procs) {
+                    if (sig == RankWatch.Signal.TERM) {
+                        p.destroy();
+                    } else if (sig == RankWatch.Signal.KILL) {
+                        p.destroyForcibly();
                     }
                 }
-                if (running > 0) {
+                if (w.running() > 0) {
                     try {
                         Thread.sleep(5);
                     } catch (InterruptedException e) {
@@ -351,32 +317,12 @@ public final class Launcher {
                     out.add(b.toString());
                 }
             }
-            int exit = timedOut ? JobResult.TIMEOUT_EXIT : failedRank >= 0 ? failedCode : 0;
-            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            return new JobResult(exit, failedRank, codes, out, message, job.path(), ms);
+            return w.result(out, List.of(job.path()));
         }
 
         /** Kills whatever still runs (normal end of run, or interruption). */
         void stopAll() {
-            for (Process p : procs) {
-                if (p != null && p.isAlive()) {
-                    p.destroy();
-                }
-            }
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            for (Process p : procs) {
-                if (p == null) {
-                    continue;
-                }
-                try {
-                    long left = until - System.nanoTime();
-                    if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
-                        p.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    p.destroyForcibly();
-                }
-            }
+            stop(procs);
         }
 
         /** Shutdown hook: SIGINT/SIGTERM to the launcher ends every rank and removes the files. */
@@ -387,6 +333,29 @@ public final class Launcher {
             stopping = true;
             stopAll();
             job.delete();
+        }
+    }
+
+    /** Ends every process still running: TERM, a second's grace for all together, then KILL. Nulls are skipped. */
+    static void stop(Process[] procs) {
+        for (Process p : procs) {
+            if (p != null && p.isAlive()) {
+                p.destroy();
+            }
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        for (Process p : procs) {
+            if (p == null) {
+                continue;
+            }
+            try {
+                long left = until - System.nanoTime();
+                if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+            }
         }
     }
 

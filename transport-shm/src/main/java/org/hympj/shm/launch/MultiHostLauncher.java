@@ -192,19 +192,8 @@ final class MultiHostLauncher {
         }
 
         private JobResult watch(long t0) {
-            int np = spec.np;
-            int[] codes = new int[np];
-            Arrays.fill(codes, Integer.MIN_VALUE);
-            int failedRank = -1;
-            int failedCode = 0;
-            String message = "";
-            long abortedAt = 0;
-            boolean timedOut = false;
-            boolean termSent = false;
-            boolean killSent = false;
-            long deadline = spec.timeout.isZero() ? Long.MAX_VALUE : t0 + spec.timeout.toNanos();
-            int running = np;
-            while (running > 0) {
+            RankWatch w = new RankWatch(spec, t0);
+            while (w.running() > 0) {
                 AgentLink.Event e;
                 try {
                     e = events.poll(5, TimeUnit.MILLISECONDS);
@@ -213,93 +202,15 @@ final class MultiHostLauncher {
                     throw new IllegalStateException("launcher interrupted; job stopped");
                 }
                 for (; e != null; e = events.poll()) {
-                    if (e.line == null) {
-                        agentEnded[e.host] = true;
-                        int lost = 0;
-                        int firstLost = -1;
-                        for (int r = layout.firstRank(e.host); r < layout.firstRank(e.host) + layout.rankCount(e.host); r++) {
-                            if (codes[r] == Integer.MIN_VALUE) {
-                                codes[r] = -1;
-                                running--;
-                                lost++;
-                                firstLost = firstLost < 0 ? r : firstLost;
-                            }
-                        }
-                        if (lost > 0 && failedRank < 0 && !timedOut) {
-                            failedRank = firstLost;
-                            failedCode = 1;
-                            String err = links[e.host].stderr();
-                            message = "host " + layout.name(e.host) + " stopped (its agent ended) with rank"
-                                + (lost > 1 ? "s " + firstLost + ".." + (firstLost + lost - 1) : " " + firstLost)
-                                + " running; job aborted" + (err.isEmpty() ? "" : " (" + err + ")");
-                            broadcast(AgentWire.ABORT + " " + failedRank + " " + JobControl.CODE_CONNECTION_LOST);
-                            abortedAt = System.nanoTime();
-                        }
-                        continue;
-                    }
-                    String[] f = AgentWire.split(e.line, 4);
-                    switch (f[0]) {
-                        case AgentWire.OUT:
-                        case AgentWire.ERR:
-                            output(Integer.parseInt(f[1]), e.line.substring(f[0].length() + f[1].length() + 2),
-                                f[0].equals(AgentWire.ERR));
-                            break;
-                        case AgentWire.EXIT: {
-                            int r = Integer.parseInt(f[1]);
-                            int code = Integer.parseInt(f[2]);
-                            int state = Integer.parseInt(f[3]);
-                            codes[r] = code;
-                            running--;
-                            boolean finalized = state == JobControl.STATE_FINALIZED;
-                            boolean unfinalized = code == 0 && state == JobControl.STATE_RUNNING;
-                            if ((code != 0 || unfinalized) && failedRank < 0 && !timedOut) {
-                                failedRank = r;
-                                failedCode = unfinalized ? JobResult.NOT_FINALIZED_EXIT : code;
-                                message = unfinalized
-                                    ? "rank " + r + " exited with code 0 without finalizing (Mpj.close() was not called); job aborted"
-                                    : "rank " + r + " (on " + layout.name(e.host) + ") exited with "
-                                        + Launcher.describe(code) + (finalized ? "" : " before finalize") + "; job aborted";
-                                broadcast(AgentWire.ABORT + " " + r + " "
-                                    + (unfinalized ? JobControl.CODE_NOT_FINALIZED : code));
-                                abortedAt = System.nanoTime();
-                            } else if (finalized && code == 0) {
-                                broadcast(AgentWire.MIRROR + " " + r + " " + JobControl.STATE_FINALIZED);
-                            }
-                            break;
-                        }
-                        case AgentWire.ABORTED: {
-                            int r = Integer.parseInt(f[1]);
-                            int code = Integer.parseInt(f[2]);
-                            if (failedRank < 0 && !timedOut && r >= 0) {
-                                failedRank = r;
-                                failedCode = 1;
-                                message = "rank " + r + " failed (" + describeAbort(code) + ", seen on host "
-                                    + layout.name(e.host) + "); job aborted";
-                                broadcast(AgentWire.ABORT + " " + r + " " + code);
-                                abortedAt = System.nanoTime();
-                            }
-                            break;
-                        }
-                        default:
-                            break;
-                    }
+                    handle(e, w);
                 }
                 long now = System.nanoTime();
-                if (!timedOut && failedRank < 0 && now - deadline > 0) {
-                    timedOut = true;
-                    message = "job timed out after " + spec.timeout.toSeconds() + " s; ranks still running were killed";
+                if (w.timedOut(now)) {
                     broadcast(AgentWire.ABORT + " -1 " + JobResult.TIMEOUT_EXIT);
-                    abortedAt = now - spec.abortGrace.toNanos() + TimeUnit.MILLISECONDS.toNanos(500);
                 }
-                if (abortedAt != 0 && running > 0) {
-                    long since = now - abortedAt;
-                    if (!termSent && since > spec.abortGrace.toNanos()) {
-                        termSent = true;
-                        broadcast(AgentWire.TERM);
-                    } else if (!killSent && since > spec.abortGrace.toNanos() + TimeUnit.SECONDS.toNanos(1)) {
-                        killSent = true;
-                        broadcast(AgentWire.KILL);
-                    }
+                RankWatch.Signal sig = w.signal(now);
+                if (sig != RankWatch.Signal.NONE) {
+                    broadcast(sig == RankWatch.Signal.TERM ? AgentWire.TERM : AgentWire.KILL);
                 }
             }
             List<String> out = new ArrayList<>();
@@ -308,9 +219,63 @@ final class MultiHostLauncher {
                     out.add(b.toString());
                 }
             }
-            int exit = timedOut ? JobResult.TIMEOUT_EXIT : failedRank >= 0 ? failedCode : 0;
-            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            return new JobResult(exit, failedRank, codes, out, message, jobDirs(), ms);
+            return w.result(out, jobDirs());
+        }
+
+        /** One line of an agent (or its end): output, a rank's exit, an abort on its host, a dead host. */
+        private void handle(AgentLink.Event e, RankWatch w) {
+            String host = layout.name(e.host);
+            if (e.line == null) {
+                agentEnded[e.host] = true;
+                int first = layout.firstRank(e.host);
+                int lost = 0;
+                int firstLost = -1;
+                for (int r = first; r < first + layout.rankCount(e.host); r++) {
+                    if (!w.ended(r)) {
+                        w.lost(r);
+                        lost++;
+                        firstLost = firstLost < 0 ? r : firstLost;
+                    }
+                }
+                String err = links[e.host].stderr();
+                if (lost > 0 && w.failed(firstLost, 1, "host " + host + " stopped (its agent ended) with rank"
+                    + (lost > 1 ? "s " + firstLost + ".." + (firstLost + lost - 1) : " " + firstLost)
+                    + " running; job aborted" + (err.isEmpty() ? "" : " (" + err + ")"))) {
+                    broadcast(AgentWire.ABORT + " " + firstLost + " " + JobControl.CODE_CONNECTION_LOST);
+                }
+                return;
+            }
+            String[] f = AgentWire.split(e.line, 4);
+            switch (f[0]) {
+                case AgentWire.OUT:
+                case AgentWire.ERR:
+                    output(Integer.parseInt(f[1]), e.line.substring(f[0].length() + f[1].length() + 2),
+                        f[0].equals(AgentWire.ERR));
+                    break;
+                case AgentWire.EXIT: {
+                    int r = Integer.parseInt(f[1]);
+                    int code = Integer.parseInt(f[2]);
+                    int state = Integer.parseInt(f[3]);
+                    Integer abort = w.exited(r, code, state, " (on " + host + ")");
+                    if (abort != null) {
+                        broadcast(AgentWire.ABORT + " " + r + " " + abort);
+                    } else if (code == 0 && state == JobControl.STATE_FINALIZED) {
+                        broadcast(AgentWire.MIRROR + " " + r + " " + JobControl.STATE_FINALIZED);
+                    }
+                    break;
+                }
+                case AgentWire.ABORTED: {
+                    int r = Integer.parseInt(f[1]);
+                    int code = Integer.parseInt(f[2]);
+                    if (r >= 0 && w.failed(r, 1, "rank " + r + " failed (" + describeAbort(code) + ", seen on host "
+                        + host + "); job aborted")) {
+                        broadcast(AgentWire.ABORT + " " + r + " " + code);
+                    }
+                    break;
+                }
+                default:
+                    break;
+            }
         }
 
         private static String describeAbort(int code) {
