@@ -54,7 +54,7 @@ public class Prequest extends Request {
             throw new MPIException("Startall: requests must not be null");
         }
         int n = requests.length;
-        PersistentRequest[] cores = CoreArrays.persistent(n);
+        PersistentRequest[] cores = new PersistentRequest[n];
         try {
             boolean extras = false;
             for (int i = 0; i < n; i++) {
@@ -82,8 +82,6 @@ public class Prequest extends Request {
             org.hympj.api.Request.startAll(cores);
         } catch (RuntimeException e) {
             throw MPIException.of("Startall", e);
-        } finally {
-            CoreArrays.clear(cores);
         }
     }
 }

@@ -177,38 +177,34 @@ public class Request {
      * own (buffered sends, OBJECT receives), which the per-request loop then waits for.
      */
     private static RuntimeException waitAllInCore(Request[] requests, Status[] out) {
-        org.hympj.api.Request[] cores = CoreArrays.any(requests.length);
-        try {
-            boolean any = false;
-            for (int i = 0; i < requests.length; i++) {
-                Request r = requests[i];
-                if (r == null || r.ready || !r.isActive()) {
-                    continue;
-                }
-                if (!(r.impl instanceof CorePending)) {
-                    return null;
-                }
-                cores[i] = ((CorePending) r.impl).core;
-                any = true;
+        org.hympj.api.Request[] cores = new org.hympj.api.Request[requests.length];
+        boolean any = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r == null || r.ready || !r.isActive()) {
+                continue;
             }
-            if (!any) {
+            if (!(r.impl instanceof CorePending)) {
                 return null;
             }
-            RuntimeException error = null;
-            try {
-                org.hympj.api.Request.waitAll(cores);
-            } catch (RuntimeException e) {
-                error = e;
-            }
-            for (int i = 0; i < cores.length; i++) {
-                if (cores[i] != null) {
-                    out[i] = requests[i].completedInCore(i);
-                }
-            }
-            return error;
-        } finally {
-            CoreArrays.clear(cores);
+            cores[i] = ((CorePending) r.impl).core;
+            any = true;
         }
+        if (!any) {
+            return null;
+        }
+        RuntimeException error = null;
+        try {
+            org.hympj.api.Request.waitAll(cores);
+        } catch (RuntimeException e) {
+            error = e;
+        }
+        for (int i = 0; i < cores.length; i++) {
+            if (cores[i] != null) {
+                out[i] = requests[i].completedInCore(i);
+            }
+        }
+        return error;
     }
 
     /**
