@@ -120,10 +120,22 @@ public final class JobFabric {
         return handshakePuts;
     }
 
-    /** A Startall put from {@code src} to {@code dst} as RSched sees it: its direction on the topology and its size. */
+    /** A Startall put from {@code src} to {@code dst} as RSched sees it: see {@link #put(NetTopology, int, int, int, long)}. */
     public Put put(int id, int src, int dst, long bytes) {
-        NetTopology topo = model.topology();
-        return new Put(id, dst, topo.direction(src, dst), Math.max(1, bytes), topo.diagonal(src, dst));
+        return put(model.topology(), id, src, dst, bytes);
+    }
+
+    /**
+     * A put from {@code src} to {@code dst} on {@code topo} as RSched sees it: its direction, its
+     * size, and the links its route crosses ({@link NetTopology#routeLinks}), so that the
+     * schedule keeps every link of the route to one put and times the links the model books.
+     */
+    public static Put put(NetTopology topo, int id, int src, int dst, long bytes) {
+        int direction = topo.direction(src, dst);
+        int[] route = new int[Math.max(1, topo.maxHops() + 1)];
+        int hops = topo.routeLinks(src, dst, route);
+        int[] links = hops == 0 ? new int[] {direction} : java.util.Arrays.copyOf(route, hops);
+        return new Put(id, dst, direction, Math.max(1, bytes), topo.diagonal(src, dst), links);
     }
 
     /** A rank's descriptor cache, as the model's parameters size it. */
