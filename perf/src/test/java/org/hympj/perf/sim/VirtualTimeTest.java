@@ -31,8 +31,18 @@ class VirtualTimeTest {
 
     /** The emulated per-exchange median (modelled µs) of the cell, from rank 0's remark. */
     private static double emulated() throws IOException {
-        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
-            .model("tofu").sched("bl:4").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
+        return emulated(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872").sched("bl:4"));
+    }
+
+    /** As above, the job's --sched left at none: rr:4 then bl:4 in one job, each on a communicator with the hint. */
+    private static double emulatedByHint() throws IOException {
+        return emulated(LaunchSpec.of(9, ScaleLes3Bench.class, "sched", "1", "segment", "872")
+            .jvmArg("-Dhympj.bench.policies=rr:4,bl:4"));
+    }
+
+    private static double emulated(LaunchSpec spec) throws IOException {
+        JobResult r = Launcher.run(spec
+            .model("tofu").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
             .jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
             .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
         assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
@@ -58,6 +68,19 @@ class VirtualTimeTest {
         double emu = emulated();
         assertEquals(1.0, emu / sim, 0.01, () -> String.format(java.util.Locale.ROOT,
             "emulated %.3f us, simulated %.3f us", emu, sim));
+    }
+
+    /**
+     * The per-communicator policy (hint hympj.sched, Comm#dup(Map)): the same cell run on a
+     * communicator with the hint bl:4, after the rr:4 cell in the same job, is the job-wide
+     * --sched bl:4 figure to the last printed digit.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void theSchedHintGivesTheJobWideFigure() throws IOException {
+        double jobWide = emulated();
+        double hinted = emulatedByHint();
+        assertEquals(jobWide, hinted, 0.0, "--sched bl:4 vs the hint bl:4 after rr:4 in one job");
     }
 
     @Test
