@@ -171,7 +171,7 @@ public final class ScaleLes3Bench {
         boolean program = sync.equals("program");
         ScaleLesHalo.fill(buf, cart.rank(), 0, ka);
         if (engine != null && engine.clock() != null) {
-            alignClocks(cart);
+            CellStart.alignClocks(cart);
         }
         cart.barrier();
         for (int it = 0; it < warmup; it++) {
@@ -223,22 +223,6 @@ public final class ScaleLes3Bench {
                 + checked[1] + " of " + checked[0] + " values wrong");
         }
         return r;
-    }
-
-    /**
-     * Virtual time: moves every rank's clock to one instant, so the cell starts as the
-     * simulator's script does (every rank at the same instant; the collectives and checks of the
-     * cell before leave them some hundred ns apart, and which ranks leave a barrier last decides
-     * a contended exchange). The instant: the latest clock plus 1 ms, past the allreduce that
-     * agrees on it; each rank then computes up to it, in whole ns.
-     */
-    static void alignClocks(CartComm cart) {
-        long[] at = {Math.round(cart.wtime() * 1e9) + 1_000_000L};
-        cart.allreduce(Comm.IN_PLACE, 0, at, 0, 1, Datatype.LONG, Op.MAX);
-        long now = Math.round(cart.wtime() * 1e9);
-        if (at[0] > now) {
-            cart.compute((at[0] - now + 0.5) / 1e9); // + 0.5 ns: compute truncates to whole ns
-        }
     }
 
     private static void exchange(CartComm cart, PersistentRequest[] reqs, boolean program, double[] start,
