@@ -366,7 +366,9 @@ public final class Bench {
                     o.idles.add(idle);
                 }
             }
+            long t0 = System.nanoTime();
             r = Launcher.run(spec);
+            diag.println(Quiet.wallTime(System.nanoTime() - t0, lock.waitedSeconds(), Quiet.loadAverage()));
         } catch (IOException e) {
             throw new BenchFailure(o.name + ": launch failed: " + e.getMessage(), 1);
         }
