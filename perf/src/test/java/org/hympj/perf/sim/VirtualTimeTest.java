@@ -92,6 +92,37 @@ class VirtualTimeTest {
             "quiet %.3f us, beside two burning threads %.3f us", quiet, b));
     }
 
+    private static final Pattern HALO_ROW = Pattern.compile("hympj,halo-3d,(\\w+),64,1,([0-9.]+),us/iter");
+
+    /**
+     * The per-communicator route (hint hympj.route): S1's 3D halo at N=64 over IB and over TCA in
+     * one job, each on a communicator with its route hint (the job's --route auto), gives each
+     * route's figure of the simulator (which runs the route job-wide), to the last printed digit.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void theRouteHintGivesEachRoutesFigure() throws IOException {
+        int n = 64;
+        JobResult r = Launcher.run(LaunchSpec.of(8, org.hympj.perf.fabric.HaloRank.class, "halo-3d", "1", "3", "2", "4",
+                Integer.toString(n))
+            .model("ha-pacs").subcluster(8).computeScale(0).eagerLimit(1024).inlineLimit(1024)
+            .segmentBytes(8L * (n * n * n + 6L * n * n) + (16L << 20))
+            .jvmArg("-Dhympj.halo.routes=ib,tca").output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        Map<String, Double> emu = new java.util.HashMap<>();
+        Matcher m = HALO_ROW.matcher(r.output(0));
+        while (m.find()) {
+            emu.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        assertEquals(java.util.Set.of("ib", "tca"), emu.keySet(), r.output(0));
+        for (String route : new String[] {"ib", "tca"}) {
+            double sim = SimMain.halo(Map.of("--iters", "4", "--warmup", "2"), 3, route, n).value();
+            assertEquals(sim, emu.get(route), 0.005, "route " + route + " by hint vs the simulator's job-wide route");
+        }
+        assertTrue(emu.get("ib") > 1.5 * emu.get("tca"), "IB-only is the contended route: " + emu);
+    }
+
     private static final Pattern BATCHES = Pattern.compile("# scale-les3-all k=872 none: .*batches \\[([0-9. ]+)\\]");
 
     /**
