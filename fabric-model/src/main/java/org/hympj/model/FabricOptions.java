@@ -41,24 +41,44 @@ public final class FabricOptions {
         if (size < 1) {
             throw new IllegalArgumentException("size must be >= 1, was " + size);
         }
-        if (!ROUTES.contains(route)) {
-            throw new IllegalArgumentException("--route must be one of " + String.join(", ", ROUTES) + ", was " + route);
-        }
+        checkRoute("--route", route);
         this.model = model == null || model.isEmpty() ? "none" : model;
         this.size = size;
         this.subcluster = subcluster <= 0 ? size : subcluster;
         this.route = route;
         this.routeTable = routeTable == null ? "" : routeTable;
         this.stripe = stripe;
-        this.sched = sched == null ? "none" : sched;
+        this.sched = sched == null ? "none" : checkSched("--sched", sched);
         this.schedBarrier = schedBarrier;
-        if (rsched()) {
-            try {
-                Schedulers.parse(this.sched);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--sched must be none, " + SCHED_RNDV + " or an RSched policy ("
-                    + String.join(", ", Schedulers.NAMES) + "), was '" + this.sched + "'", e);
-            }
+    }
+
+    /**
+     * {@code value} if it is a --route value; else an IllegalArgumentException naming {@code what}
+     * (the option or hint) and the values it takes.
+     */
+    public static String checkRoute(String what, String value) {
+        if (!ROUTES.contains(value)) {
+            throw new IllegalArgumentException(what + " must be one of " + String.join(", ", ROUTES) + ", was "
+                + (value == null ? "null" : "'" + value + "'"));
+        }
+        return value;
+    }
+
+    /**
+     * {@code value} if it is a --sched value (none, rndv or an RSched policy); else an
+     * IllegalArgumentException naming {@code what} (the option or hint) and the values it takes.
+     */
+    public static String checkSched(String what, String value) {
+        String v = value == null ? null : value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (v != null && (v.equals("none") || v.equals(SCHED_RNDV))) {
+            return v;
+        }
+        try {
+            Schedulers.parse(v);
+            return v;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " must be none, " + SCHED_RNDV + " or an RSched policy ("
+                + String.join(", ", Schedulers.NAMES) + "), was " + (value == null ? "null" : "'" + value + "'"), e);
         }
     }
 

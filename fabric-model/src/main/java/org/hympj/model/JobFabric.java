@@ -19,32 +19,40 @@ import org.hympj.rsched.Schedulers;
 public final class JobFabric {
     private final FabricOptions options;
     private final TimingModel model;
-    private final RouteChoice routes;
-    private final Scheduler scheduler;
     private final MachineModel machine;
-    private final boolean handshakePuts;
+    private final FabricPolicy policy;
+    /** Policies of communicators' hints, by "sched|route" (built once each; a job uses a few). */
+    private final java.util.Map<String, FabricPolicy> policies = new java.util.concurrent.ConcurrentHashMap<>();
 
     private JobFabric(FabricOptions options, TimingModel model) {
         this.options = options;
         this.model = model;
-        NetTopology topo = model == null ? null : model.topology();
-        int sub = options.subcluster;
-        RouteChoice.Reach reach = topo != null ? topo::tcaReaches : (a, b) -> a / sub == b / sub;
-        // a model with one fabric (tofu) leaves nothing to route: every message takes it
-        HybridPolicy policy = options.hybrid() && (model == null || model.hasIb()) ? policy(options, model) : null;
-        this.routes = new RouteChoice(policy, options.route, reach, options.channels(), sub);
-        if (model != null && options.rsched()) {
+        if (model != null) {
             ModelParams p = model.params();
             int engines = (int) p.count("tca.dma.engines", 4);
-            this.scheduler = Schedulers.parse(options.sched);
             this.machine = new MachineModel(engines, p.bytesPerNs("tca.dma.bandwidth"),
                 p.bytesPerNs("tca.link.bandwidth"), p.ns("tca.dma.latency.register"),
                 (int) Math.max(1, p.count("tca.dma.recv.engines", engines)));
         } else {
-            this.scheduler = null;
             this.machine = null;
         }
-        this.handshakePuts = model != null && options.rendezvousHandshakePuts();
+        this.policy = build(options.sched, options.route);
+        policies.put(options.sched + "|" + options.route, policy);
+    }
+
+    /** The decisions under {@code sched} and {@code route} (values as checked by FabricOptions). */
+    private FabricPolicy build(String sched, String route) {
+        NetTopology topo = model == null ? null : model.topology();
+        int sub = options.subcluster;
+        RouteChoice.Reach reach = topo != null ? topo::tcaReaches : (a, b) -> a / sub == b / sub;
+        // a model with one fabric (tofu) leaves nothing to route: every message takes it
+        boolean hybrid = route.equals("hybrid") || route.equals("auto") && options.modelled();
+        HybridPolicy hp = hybrid && (model == null || model.hasIb()) ? policy(options, model) : null;
+        RouteChoice routes = new RouteChoice(hp, route, reach, options.channels(), sub);
+        boolean rsched = !sched.equals("none") && !sched.equals(FabricOptions.SCHED_RNDV);
+        Scheduler scheduler = model != null && rsched ? Schedulers.parse(sched) : null;
+        boolean handshake = model != null && sched.equals(FabricOptions.SCHED_RNDV);
+        return new FabricPolicy(sched, route, routes, scheduler, handshake);
     }
 
     /** The job's fabric; its model is loaded unless the options say none. */
@@ -100,30 +108,65 @@ public final class JobFabric {
         return model;
     }
 
-    /** The route of every message. */
+    /** The route of every message under the job's own policy. */
     public RouteChoice routes() {
-        return routes;
+        return policy.routes();
     }
 
-    /** RSched's scheduler for persistent TCA sets, or null (no model, or --sched none/rndv). */
+    /** RSched's scheduler for persistent TCA sets under the job's --sched, or null (no model, or --sched none/rndv). */
     public Scheduler scheduler() {
-        return scheduler;
+        return policy.scheduler();
     }
 
-    /** RSched's view of a rank's DMA engines and links (null without a scheduler). */
+    /** RSched's view of a rank's DMA engines and links (null without a model). */
     public MachineModel machine() {
         return machine;
     }
 
     /** Under --sched rndv with a model: RTS and CTS are planned as control puts. */
     public boolean handshakePuts() {
-        return handshakePuts;
+        return policy.handshakePuts();
     }
 
-    /** A Startall put from {@code src} to {@code dst} as RSched sees it: its direction on the topology and its size. */
+    /** The job's own policy: its --sched and --route. */
+    public FabricPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * The policy of a communicator whose hints say {@code sched} and {@code route} (null: the
+     * job's), built once per pair by the same code as the job's own.
+     *
+     * @param what the name to give a bad value in the error (e.g. "hint hympj.sched")
+     * @throws IllegalArgumentException for a value the option does not take, or a route on a
+     *         job without emulated fabrics (natively there is one channel: nothing to route)
+     */
+    public FabricPolicy policy(String sched, String route, String schedWhat, String routeWhat) {
+        String s = sched == null ? options.sched : FabricOptions.checkSched(schedWhat, sched);
+        String r = route == null ? options.route : FabricOptions.checkRoute(routeWhat, route);
+        if (route != null && !options.emulatesFabrics() && !route.equals("auto")) {
+            throw new IllegalArgumentException(routeWhat + " " + route + " needs emulated fabrics (a --model, or "
+                + "--route at launch); this job runs natively on one channel");
+        }
+        return policies.computeIfAbsent(s + "|" + r, k -> build(s, r));
+    }
+
+    /** A Startall put from {@code src} to {@code dst} as RSched sees it: see {@link #put(NetTopology, int, int, int, long)}. */
     public Put put(int id, int src, int dst, long bytes) {
-        NetTopology topo = model.topology();
-        return new Put(id, dst, topo.direction(src, dst), Math.max(1, bytes), topo.diagonal(src, dst));
+        return put(model.topology(), id, src, dst, bytes);
+    }
+
+    /**
+     * A put from {@code src} to {@code dst} on {@code topo} as RSched sees it: its direction, its
+     * size, and the links its route crosses ({@link NetTopology#routeLinks}), so that the
+     * schedule keeps every link of the route to one put and times the links the model books.
+     */
+    public static Put put(NetTopology topo, int id, int src, int dst, long bytes) {
+        int direction = topo.direction(src, dst);
+        int[] route = new int[Math.max(1, topo.maxHops() + 1)];
+        int hops = topo.routeLinks(src, dst, route);
+        int[] links = hops == 0 ? new int[] {direction} : java.util.Arrays.copyOf(route, hops);
+        return new Put(id, dst, direction, Math.max(1, bytes), topo.diagonal(src, dst), links);
     }
 
     /** A rank's descriptor cache, as the model's parameters size it. */

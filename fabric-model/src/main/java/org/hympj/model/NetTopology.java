@@ -181,6 +181,23 @@ public final class NetTopology {
     }
 
     /**
+     * The links a transfer from a to b crosses, as RSched's puts name them (fills {@code out},
+     * room for {@link #hops}; returns how many): each link of {@link #path} by its direction
+     * leaving its node — on the torus 0 = x+ (E), 1 = x− (W), 2 = y+ (N), 3 = y− (S), the
+     * numbers of {@link #direction}'s axis neighbours; on a ring 0 (+) and 1 (−). Every rank of a
+     * translation-symmetric exchange runs the same schedule, so the link of direction d of the
+     * node a route passes carries, at any instant, what the sender's own link d carries: the
+     * direction stands for the link (a diagonal NE put, x first, crosses 0 then 2).
+     */
+    public int routeLinks(int a, int b, int[] out) {
+        int n = path(a, b, out);
+        for (int i = 0; i < n; i++) {
+            out[i] = (out[i] - baseLinks) % linksPerRank;
+        }
+        return n;
+    }
+
+    /**
      * The direction of {@code b} seen from {@code a}, as RSched names them: on the torus 0..7
      * for the 8 neighbours E, W, N, S, NE, NW, SE, SW (x is the first coordinate, y the
      * second), else the direction of the first link (0..3); on a ring 0 (+) or 1 (−).

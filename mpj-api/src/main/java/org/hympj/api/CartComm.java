@@ -72,6 +72,14 @@ public interface CartComm extends Comm {
     /** MPI_Cart_sub: the sub-grid keeping the dimensions where {@code remain[d]} is true. */
     CartComm sub(boolean... remain);
 
+    /** This communicator's duplicate keeps its grid (MPI_Comm_dup copies the topology). */
+    @Override
+    CartComm dup();
+
+    /** A duplicate with hints ({@link Comm#dup(java.util.Map)}) keeps the grid too. */
+    @Override
+    CartComm dup(java.util.Map<String, String> hints);
+
     /**
      * MPI_Dims_create: fills the zero entries of {@code dims} with a balanced factorisation of
      * {@code nnodes} (non-increasing order), keeping the non-zero ones.

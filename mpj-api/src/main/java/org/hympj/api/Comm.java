@@ -279,6 +279,42 @@ public interface Comm {
     Comm dup();
 
     /**
+     * Hint key: the RSched policy of the persistent sets started on the communicator — {@code none},
+     * {@code rndv} or an RSched policy ({@code rr:1|2|4}, {@code bl:1|2|4}, {@code bl+}, {@code bl+oh}),
+     * as {@code --sched} sets it job-wide (which is the default). Under a timing model only.
+     */
+    String HINT_SCHED = "hympj.sched";
+
+    /**
+     * Hint key: the route of the communicator's messages — {@code auto}, {@code hybrid},
+     * {@code tca}, {@code ib} or {@code tca+ib}, as {@code --route} sets it job-wide (the default).
+     * Needs emulated fabrics (a model, or {@code --route} at launch).
+     */
+    String HINT_ROUTE = "hympj.route";
+
+    /**
+     * MPI_Comm_dup_with_info: a duplicate (collective) whose hints are this communicator's with
+     * {@code hints} applied ({@link #HINT_SCHED}, {@link #HINT_ROUTE}). Every rank must pass the
+     * same hints. A request takes its communicator's hints when it is bound to its message (at the
+     * call, at init for a persistent one): a sweep over policies is one communicator per policy,
+     * in one job. Communicators made from this one (dup, split, createCart …) inherit its hints.
+     *
+     * @throws IllegalArgumentException for a null map, an unknown key, a value the key does not
+     *         take (naming the key and the values it takes), a route on a job without emulated
+     *         fabrics — nothing is changed — or hints that differ between the ranks (found by the
+     *         collective; every rank throws)
+     */
+    Comm dup(java.util.Map<String, String> hints);
+
+    /**
+     * MPI_Comm_get_info for one key: the value in force on this communicator — its own hint, or
+     * the job's setting ({@code --sched}, {@code --route}).
+     *
+     * @throws IllegalArgumentException for a key other than {@link #HINT_SCHED} and {@link #HINT_ROUTE}
+     */
+    String hint(String key);
+
+    /**
      * Splits into communicators of the ranks with the same color, ordered by key then rank
      * (collective); null for ranks whose color is {@link #UNDEFINED}.
      */

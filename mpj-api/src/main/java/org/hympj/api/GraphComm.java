@@ -30,4 +30,8 @@ public interface GraphComm extends Comm {
     /** This communicator's duplicate keeps its graph (MPI_Comm_dup copies the topology). */
     @Override
     GraphComm dup();
+
+    /** A duplicate with hints ({@link Comm#dup(java.util.Map)}) keeps the graph too. */
+    @Override
+    GraphComm dup(java.util.Map<String, String> hints);
 }

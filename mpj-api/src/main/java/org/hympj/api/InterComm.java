@@ -37,4 +37,8 @@ public interface InterComm extends Comm {
     /** MPI_Comm_dup of an intercommunicator: the same groups, new matching spaces (collective over both). */
     @Override
     InterComm dup();
+
+    /** A duplicate with hints ({@link Comm#dup(java.util.Map)}): they apply to the messages between the groups. */
+    @Override
+    InterComm dup(java.util.Map<String, String> hints);
 }

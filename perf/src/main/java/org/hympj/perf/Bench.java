@@ -206,6 +206,14 @@ public final class Bench {
         return n;
     }
 
+    /**
+     * True when one launch runs every RSched policy of the options, each on a communicator with
+     * the {@code hympj.sched} hint (scale-les3, unless {@code --launch-per-policy}).
+     */
+    static boolean policiesByHint(BenchOptions o) {
+        return "sched".equals(def(o).algorithmOption()) && !o.launchPerPolicy;
+    }
+
     /** The buffer kinds a run covers: the options' or the benchmark's default. */
     public static List<BufferKind> kinds(BenchOptions o) {
         return BufferKind.parse(o.buffers == null ? def(o).defaultBuffers() : o.buffers);
@@ -256,7 +264,10 @@ public final class Bench {
         } else if (def.defaultModel() != null) {
             spec.model(def.defaultModel());
         }
-        if (o.algo != null && !o.algo.equals("default") && def.algorithmOption() != null) {
+        if (policiesByHint(o)) {
+            // every policy in this one job, each on a communicator with the hympj.sched hint
+            spec.jvmArg("-Dhympj.bench.policies=" + String.join(",", algorithms(o)));
+        } else if (o.algo != null && !o.algo.equals("default") && def.algorithmOption() != null) {
             if (def.algorithmOption().equals("sched")) {
                 spec.sched(o.algo);
             } else {
@@ -325,7 +336,7 @@ public final class Bench {
             throws BenchFailure {
         BenchDef def = def(o);
         List<String> algos = algorithms(o);
-        if (def.sizeIsRanks() || algos.size() > 1) {
+        if (def.sizeIsRanks() || algos.size() > 1 && !policiesByHint(o)) {
             // a sweep: one launch per algorithm and, where sizes are rank counts, per rank count
             List<String> out = new ArrayList<>();
             for (String algo : algos) {
@@ -355,7 +366,9 @@ public final class Bench {
                     o.idles.add(idle);
                 }
             }
+            long t0 = System.nanoTime();
             r = Launcher.run(spec);
+            diag.println(Quiet.wallTime(System.nanoTime() - t0, lock.waitedSeconds(), Quiet.loadAverage()));
         } catch (IOException e) {
             throw new BenchFailure(o.name + ": launch failed: " + e.getMessage(), 1);
         }

@@ -52,6 +52,12 @@ public final class BenchOptions {
     public String coll;
     /** {@code --net-driver-idle P}: how each local host's media driver idles (null: the launcher's default). */
     public String driverIdle;
+    /**
+     * {@code --launch-per-policy}: scale-les3 launches a job per policy with the job-wide {@code --sched}
+     * (the cross-check); by default one job runs every policy, each on a communicator with the
+     * {@code hympj.sched} hint.
+     */
+    public boolean launchPerPolicy;
     /** scale-les3: the patterns (ew,ns,nsew,diag,all); null: all five. */
     public String pattern;
     /** onesided: receives kept posted ahead (null: 0). */
@@ -68,9 +74,11 @@ public final class BenchOptions {
         "  --verbose             also echo every rank's other output lines to stderr",
         "  --algo ALGO           barrier: dissemination | rd | ring | shm | default (barrier()) | all (default: all);",
         "                        a comma list runs each (one launch each)",
-        "  --sched P[,P...]      scale-les3: the RSched policies, one launch each (none, rr:1|2|4, bl:1|2|4, bl+,",
-        "                        bl+oh, or rndv: S3's eager/rendezvous baseline, RTS and CTS paid as control puts;",
-        "                        default: rr:1 rr:2 rr:4 bl:1 bl:2 bl:4 bl+ none); --sched-barrier: the",
+        "  --sched P[,P...]      scale-les3: the RSched policies (none, rr:1|2|4, bl:1|2|4, bl+, bl+oh, or rndv:",
+        "                        S3's eager/rendezvous baseline, RTS and CTS paid as control puts; default: rr:1",
+        "                        rr:2 rr:4 bl:1 bl:2 bl:4 bl+ none), all in one launch, each on a communicator",
+        "                        with the hympj.sched hint; --launch-per-policy: one launch each, with the",
+        "                        launcher's --sched (the cross-check); --sched-barrier: the",
         "                        engine's pseudo-collective barriers, inside the timed window (default: the",
         "                        program's own barriers, outside it)",
         "  --pattern P[,P...]    scale-les3: ew | ns | nsew | diag | all (default: all five); sizes are k",
@@ -125,6 +133,9 @@ public final class BenchOptions {
                 return i + 1;
             case "--sched-barrier":
                 schedBarrier = true;
+                return i;
+            case "--launch-per-policy":
+                launchPerPolicy = true;
                 return i;
             case "--pattern":
                 pattern = value(argv, i + 1, a);
@@ -307,6 +318,7 @@ public final class BenchOptions {
         o.localHosts = localHosts;
         o.coll = coll;
         o.driverIdle = driverIdle;
+        o.launchPerPolicy = launchPerPolicy;
         o.pattern = pattern;
         o.preposted = preposted;
         o.iters = iters;

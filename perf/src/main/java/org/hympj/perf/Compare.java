@@ -901,12 +901,7 @@ public final class Compare {
     }
 
     static String loadAverage() {
-        try {
-            String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
+        return Quiet.loadAverage();
     }
 
     static String machine() {

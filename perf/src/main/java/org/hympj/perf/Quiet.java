@@ -234,4 +234,23 @@ public final class Quiet implements AutoCloseable {
         double waited = (System.nanoTime() - t0) * 1e-9 - 1.0;
         return new Idle(f, Math.max(0, waited), threshold <= 0 || f >= threshold);
     }
+
+    /**
+     * A remark for stderr: how long a launch took (the job alone, not the wait for the benchmark
+     * lock before it), for wall-time figures on a shared machine.
+     */
+    public static String wallTime(long launchNs, double lockWaitSeconds, String load) {
+        return String.format(Locale.ROOT, "# launch wall time %.2f s (benchmark lock waited %.1f s before it); load "
+            + "average %s", launchNs / 1e9, lockWaitSeconds, load);
+    }
+
+    /** /proc/loadavg's three figures, or "unknown". */
+    public static String loadAverage() {
+        try {
+            String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
 }

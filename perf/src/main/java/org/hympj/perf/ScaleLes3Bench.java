@@ -23,7 +23,10 @@ import org.hympj.examples.ScaleLesHalo.Pattern;
  *
  * <pre>usage: ScaleLes3Bench sched[=POLICY] REP heap|segment K...</pre>
  *
- * POLICY only labels the rows (the launcher's {@code --sched} sets the policy). Properties
+ * POLICY only labels the rows (the launcher's {@code --sched} sets the policy), unless
+ * {@code hympj.bench.policies} lists the policies: then every one runs in this job, each on a
+ * duplicate of the grid with the {@code hympj.sched} hint ({@link Comm#HINT_SCHED}; "default":
+ * the grid itself, the launcher's {@code --sched}), its rows labelled with it. Properties
  * (set by {@code hympj-bench} from its options): {@code hympj.bench.patterns} (default
  * {@code ew,ns,nsew,diag,all}), {@code hympj.bench.iters} (timed exchanges per pattern and k,
  * default 100, split into {@link Rows#NBATCH} batches), {@code hympj.bench.warmup} (untimed
@@ -62,7 +65,9 @@ public final class ScaleLes3Bench {
         if (args.length < 4) {
             throw new IllegalArgumentException("usage: ScaleLes3Bench sched[=POLICY] REP heap|segment K...");
         }
-        String policy = args[0].contains("=") ? args[0].substring(args[0].indexOf('=') + 1) : "default";
+        String label = args[0].contains("=") ? args[0].substring(args[0].indexOf('=') + 1) : "default";
+        String hinted = System.getProperty("hympj.bench.policies");
+        List<String> policies = hinted != null ? List.of(hinted.split(",")) : List.of(label);
         int rep = Integer.parseInt(args[1]);
         List<BufferKind> kinds = BufferKind.parse(args[2]);
         int[] ks = new int[args.length - 3];
@@ -93,35 +98,47 @@ public final class ScaleLes3Bench {
                 ? ((org.hympj.shm.ShmMpj) mpj).engine() : null;
             if (cart.rank() == 0) {
                 double d = engine != null && engine.timing() != null ? engine.timing().dilation() : 1;
-                System.out.printf(Locale.ROOT, "# scale-les3: %d ranks as %s periodic, policy %s, sync %s, %d warm-up"
+                System.out.printf(Locale.ROOT, "# scale-les3: %d ranks as %s periodic, %s %s, sync %s, %d warm-up"
                         + " + %d x %d timed exchanges per cell, time dilation %.0f%n", cart.size(),
-                    Arrays.toString(cart.dims()), policy, sync, warmup, Rows.NBATCH, per, d);
+                    Arrays.toString(cart.dims()), hinted != null ? "policies by hint" : "policy", String.join(",",
+                        policies), sync, warmup, Rows.NBATCH, per, d);
             }
             for (BufferKind kind : kinds) {
                 int kaMax = kmax + 2 * HALO;
                 Object buf = kind == BufferKind.SEGMENT ? cart.allocDoubles(ScaleLesHalo.cells(kaMax))
                     : new double[ScaleLesHalo.cells(kaMax)];
-                if (Rows.PREPASS) {
-                    cell(cart, engine, buf, patterns.get(0), ks[0], per, warmup, sync); // untimed, discarded
+                for (String policy : policies) {
+                    CartComm comm = hinted == null || policy.equals("default") ? cart
+                        : cart.dup(java.util.Map.of(Comm.HINT_SCHED, policy));
+                    cells(comm, engine, kind, kinds.size() > 1, patterns, ks, per, warmup, sync, policy, rep, buf);
                 }
-                for (int k : ks) {
-                    for (Pattern p : patterns) {
-                        Result r = cell(cart, engine, buf, p, k, per, warmup, sync);
-                        if (cart.rank() == 0) {
-                            String test = "scale-les3-" + p.name().toLowerCase(Locale.ROOT);
-                            String variant = policy + (kinds.size() > 1 ? "-" + kind.label() : "");
-                            Rows.print(Rows.row(test, variant, k, rep, r.exchangeMedian, 3, "us"));
-                            if (r.makespanUs > 0) {
-                                Rows.print(Rows.row(test + "-sched", variant, k, rep, r.makespanUs, 3, "us"));
-                                Rows.print(Rows.row(test + "-bound", variant, k, rep, r.boundUs, 3, "us"));
-                            }
-                            System.out.printf(Locale.ROOT, "# %s k=%d %s: median batch %.3f us; per exchange median"
-                                    + " %.3f min %.3f; batches %s%s%n", test, k, variant, r.median, r.exchangeMedian,
-                                r.exchangeMin, fmt(r.batches), r.makespanUs > 0
-                                    ? String.format(Locale.ROOT, "; rsched makespan %.3f bound %.3f", r.makespanUs,
-                                        r.boundUs) : "");
-                        }
+            }
+        }
+    }
+
+    /** Every (k, pattern) cell of one policy and buffer kind on {@code cart}; rank 0 prints the rows. */
+    private static void cells(CartComm cart, org.hympj.shm.pml.Engine engine, BufferKind kind, boolean labelKind,
+                              List<Pattern> patterns, int[] ks, int per, int warmup, String sync, String policy, int rep,
+                              Object buf) {
+        if (Rows.PREPASS) {
+            cell(cart, engine, buf, patterns.get(0), ks[0], per, warmup, sync); // untimed, discarded
+        }
+        for (int k : ks) {
+            for (Pattern p : patterns) {
+                Result r = cell(cart, engine, buf, p, k, per, warmup, sync);
+                if (cart.rank() == 0) {
+                    String test = "scale-les3-" + p.name().toLowerCase(Locale.ROOT);
+                    String variant = policy + (labelKind ? "-" + kind.label() : "");
+                    Rows.print(Rows.row(test, variant, k, rep, r.exchangeMedian, 3, "us"));
+                    if (r.makespanUs > 0) {
+                        Rows.print(Rows.row(test + "-sched", variant, k, rep, r.makespanUs, 3, "us"));
+                        Rows.print(Rows.row(test + "-bound", variant, k, rep, r.boundUs, 3, "us"));
                     }
+                    System.out.printf(Locale.ROOT, "# %s k=%d %s: median batch %.3f us; per exchange median"
+                            + " %.3f min %.3f; batches %s%s%n", test, k, variant, r.median, r.exchangeMedian,
+                        r.exchangeMin, fmt(r.batches), r.makespanUs > 0
+                            ? String.format(Locale.ROOT, "; rsched makespan %.3f bound %.3f", r.makespanUs,
+                                r.boundUs) : "");
                 }
             }
         }
@@ -154,7 +171,7 @@ public final class ScaleLes3Bench {
         boolean program = sync.equals("program");
         ScaleLesHalo.fill(buf, cart.rank(), 0, ka);
         if (engine != null && engine.clock() != null) {
-            alignClocks(cart);
+            CellStart.alignClocks(cart);
         }
         cart.barrier();
         for (int it = 0; it < warmup; it++) {
@@ -206,22 +223,6 @@ public final class ScaleLes3Bench {
                 + checked[1] + " of " + checked[0] + " values wrong");
         }
         return r;
-    }
-
-    /**
-     * Virtual time: moves every rank's clock to one instant, so the cell starts as the
-     * simulator's script does (every rank at the same instant; the collectives and checks of the
-     * cell before leave them some hundred ns apart, and which ranks leave a barrier last decides
-     * a contended exchange). The instant: the latest clock plus 1 ms, past the allreduce that
-     * agrees on it; each rank then computes up to it, in whole ns.
-     */
-    static void alignClocks(CartComm cart) {
-        long[] at = {Math.round(cart.wtime() * 1e9) + 1_000_000L};
-        cart.allreduce(Comm.IN_PLACE, 0, at, 0, 1, Datatype.LONG, Op.MAX);
-        long now = Math.round(cart.wtime() * 1e9);
-        if (at[0] > now) {
-            cart.compute((at[0] - now + 0.5) / 1e9); // + 0.5 ns: compute truncates to whole ns
-        }
     }
 
     private static void exchange(CartComm cart, PersistentRequest[] reqs, boolean program, double[] start,

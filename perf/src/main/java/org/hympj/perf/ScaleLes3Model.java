@@ -78,8 +78,7 @@ public final class ScaleLes3Model {
         NetTopology topo = topology(dims);
         List<Put> puts = new ArrayList<>();
         for (Message m : messages(dims, rank, pattern, k)) {
-            puts.add(new Put(puts.size(), m.dest(), topo.direction(rank, m.dest()), Math.max(1, m.bytes()),
-                topo.diagonal(rank, m.dest())));
+            puts.add(org.hympj.model.JobFabric.put(topo, puts.size(), rank, m.dest(), m.bytes()));
         }
         return puts;
     }

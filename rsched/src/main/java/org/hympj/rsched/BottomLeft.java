@@ -8,7 +8,8 @@ import java.util.List;
  *
  * <p>Puts are taken longest first (then by direction, then id) and each is placed at the
  * lowest (earliest), then leftmost (lowest engine) spot where its engine is free, no other put
- * is on its link and a receive engine at its destination is free, for its whole length.
+ * is on any of its links (every link of its route: {@link Put#links()}) and a receive engine at
+ * its destination is free, for its whole length.
  * Diagonal puts may only use engines 0..k-1; axis puts use every engine. A put's length on the
  * chart is its bytes at the alone bandwidth — S3's chart, which does not see the per-access
  * overhead — unless {@code chargeOverhead}, which adds the access overhead to every put's
@@ -18,7 +19,8 @@ import java.util.List;
  * <p>With {@code share} (only where a link carries more than one engine pushes) a put may
  * instead be placed together with the next unplaced puts of its link, up to
  * {@link MachineModel#linkShare()} of them, starting at the same instant on different engines
- * and sharing the link (their lengths are the shared-bandwidth times the {@link Simulator}
+ * and sharing the link (puts of one route only: they share every link of it; their lengths are
+ * the shared-bandwidth times the {@link Simulator}
  * gives such a group). For each put the planner compares waiting for the link (the put alone)
  * with sharing it and keeps the option whose estimated completion of the whole set is the
  * earliest: the largest of the chart's end, the engines' fronts plus the remaining work over
@@ -90,6 +92,11 @@ public final class BottomLeft {
     private static final class Chart {
         private final long[] bytes;
         private final int[] dir;
+        /** Per put its distinct links, its links with their loads, its route. */
+        private final int[][] linksOf;
+        private final int[][] loads;
+        private final int[] route;
+        private final PutArrays puts;
         private final boolean[] diagonal;
         private final int n;
         private final int engines;
@@ -119,9 +126,11 @@ public final class BottomLeft {
         private final int[] linkRemCount;
         private double remWork;
         private double chartEnd;
-        // unplaced puts per link, in placement order
+        // per link the puts crossing it, per route its puts, both in placement order
         private final int[][] byLink;
         private final int[] byLinkPos;
+        private final int[][] byRoute;
+        private final int[] byRoutePos;
         // scratch
         private final int[] members;
         private final double[] memberLen;
@@ -137,6 +146,10 @@ public final class BottomLeft {
         Chart(PutArrays puts, MachineModel m, int diagEngines, boolean share, boolean chargeOverhead, boolean wide) {
             this.bytes = puts.bytes;
             this.dir = puts.dir;
+            this.linksOf = puts.linksOf;
+            this.loads = puts.linkLoads;
+            this.route = puts.route;
+            this.puts = puts;
             this.diagonal = puts.diagonal;
             this.n = puts.n;
             this.engines = m.engines();
@@ -169,6 +182,8 @@ public final class BottomLeft {
             linkRemCount = new int[links];
             byLink = new int[links][];
             byLinkPos = new int[links];
+            byRoute = new int[puts.routes][];
+            byRoutePos = new int[puts.routes];
             members = new int[groupMax];
             memberLen = new double[groupMax];
             memberEngine = new int[groupMax];
@@ -190,21 +205,35 @@ public final class BottomLeft {
             int[] order = placementOrder();
             for (int i = 0; i < n; i++) {
                 remWork += len[i];
-                linkRemBytes[dir[i]] += bytes[i];
-                linkRemCount[dir[i]]++;
+                for (int l : loads[i]) {
+                    linkRemBytes[l] += bytes[i];
+                }
+                for (int l : linksOf[i]) {
+                    linkRemCount[l]++;
+                }
             }
             if (share) {
                 int[] c = new int[linkFront.length];
+                int[] rc = new int[byRoute.length];
                 for (int i = 0; i < n; i++) {
-                    c[dir[i]]++;
+                    for (int l : linksOf[i]) {
+                        c[l]++;
+                    }
+                    rc[route[i]]++;
                 }
                 for (int l = 0; l < c.length; l++) {
                     byLink[l] = new int[c[l]];
                     c[l] = 0;
                 }
+                for (int r = 0; r < rc.length; r++) {
+                    byRoute[r] = new int[rc[r]];
+                    rc[r] = 0;
+                }
                 for (int p : order) {
-                    int l = dir[p];
-                    byLink[l][c[l]++] = p;
+                    for (int l : linksOf[p]) {
+                        byLink[l][c[l]++] = p;
+                    }
+                    byRoute[route[p]][rc[route[p]]++] = p;
                 }
             }
             for (int p : order) {
@@ -251,8 +280,8 @@ public final class BottomLeft {
         }
 
         private void place(int p) {
-            int l = dir[p];
-            // waiting for the link: p alone at its bottom-left spot
+            int rt = route[p];
+            // waiting for the links: p alone at its bottom-left spot
             double aloneStart = single(p);
             int aloneEngine = memberEngine[0];
             int aloneRecv = memberRecv[0];
@@ -268,13 +297,13 @@ public final class BottomLeft {
             double bestEnd = aloneEnd;
             int bestSize = 1;
             double bestStart = aloneStart;
-            // sharing: p with the next unplaced puts of its link
-            int[] q = byLink[l];
-            int pos = byLinkPos[l];
+            // sharing: p with the next unplaced puts of its route
+            int[] q = byRoute[rt];
+            int pos = byRoutePos[rt];
             while (pos < q.length && placed[q[pos]]) {
                 pos++;
             }
-            byLinkPos[l] = pos;
+            byRoutePos[rt] = pos;
             // q[pos] == p
             int[] bestMembers = null;
             int[] bestEngines = null;
@@ -324,8 +353,7 @@ public final class BottomLeft {
                 end = Math.max(end, e);
                 commit(mbr, bestStart, e, bestEngines[i], bestRecvs[i], gid);
             }
-            link[l].add(bestStart, end);
-            linkFront[l] = Math.max(linkFront[l], end);
+            holdLinks(p, bestStart, end);
         }
 
         /**
@@ -334,7 +362,7 @@ public final class BottomLeft {
          */
         private double single(int p) {
             double d = len[p];
-            Timeline lk = link[dir[p]];
+            int[] lk = linksOf[p];
             int rbase = dest[p] * recvEngines;
             double best = Double.POSITIVE_INFINITY;
             int bestE = -1;
@@ -366,11 +394,11 @@ public final class BottomLeft {
             return best;
         }
 
-        /** The earliest x >= t at which link lk and one receive engine from rbase are free for d. */
-        private double linkAndReceive(Timeline lk, int rbase, double t, double d) {
+        /** The earliest x >= t at which every link of lk and one receive engine from rbase are free for d. */
+        private double linkAndReceive(int[] lk, int rbase, double t, double d) {
             while (true) {
                 double t0 = t;
-                t = lk.firstFit(t, d);
+                t = linksFit(lk, t, d);
                 double tr = Double.POSITIVE_INFINITY;
                 for (int r = 0; r < recvEngines; r++) {
                     tr = Math.min(tr, recv[rbase + r].firstFit(t, d));
@@ -385,8 +413,24 @@ public final class BottomLeft {
             }
         }
 
+        /** The earliest x >= t at which every link of lk is free for d. */
+        private double linksFit(int[] lk, double t, double d) {
+            if (lk.length == 1) {
+                return link[lk[0]].firstFit(t, d);
+            }
+            while (true) {
+                double t0 = t;
+                for (int l : lk) {
+                    t = link[l].firstFit(t, d);
+                }
+                if (t == t0) {
+                    return t;
+                }
+            }
+        }
+
         /**
-         * The bottom-left spot of members[0..g) side by side on their link from one instant:
+         * The bottom-left spot of members[0..g) side by side on their links from one instant:
          * fills memberLen (shared lengths), memberEngine, memberRecv; returns the start, or
          * NaN when they cannot run side by side (not enough engines).
          */
@@ -406,10 +450,12 @@ public final class BottomLeft {
             double time = overhead;
             double sent = 0;
             int lim = engines;
+            // a route that loads a link twice gives each of its puts half of it
+            double routeBw = linkBw / puts.maxLoad(members[0]);
             for (int i = 0; i < g; i++) {
                 int mi = byBytes[i];
                 long b = bytes[members[mi]];
-                double rate = Math.min(engineBw, linkBw / (g - i));
+                double rate = Math.min(engineBw, routeBw / (g - i));
                 time += (b - sent) / rate;
                 sent = b;
                 memberLen[mi] = time;
@@ -429,11 +475,11 @@ public final class BottomLeft {
                 byLen[k] = i;
             }
             double dmax = memberLen[byLen[0]];
-            Timeline lk = link[dir[members[0]]];
+            int[] lk = linksOf[members[0]];
             double t = 0;
             outer:
             while (true) {
-                t = lk.firstFit(t, dmax);
+                t = linksFit(lk, t, dmax);
                 java.util.Arrays.fill(used, 0, lim, false);
                 for (int i = 0; i < g; i++) {
                     int mi = byLen[i];
@@ -506,8 +552,7 @@ public final class BottomLeft {
             double end = chartEnd;
             double fronts = 0;
             double work = remWork;
-            int l = dir[members[0]];
-            double lend = linkFront[l];
+            int[] lk = linksOf[members[0]];
             for (int e = 0; e < engines; e++) {
                 double f = engFront[e];
                 for (int i = 0; i < g; i++) {
@@ -518,23 +563,34 @@ public final class BottomLeft {
                 fronts += f;
                 end = Math.max(end, f);
             }
-            double bytesLeft = linkRemBytes[l];
-            int countLeft = linkRemCount[l];
+            double groupEnd = t;
             for (int i = 0; i < g; i++) {
                 work -= len[members[i]];
-                lend = Math.max(lend, t + memberLen[i]);
-                bytesLeft -= bytes[members[i]];
-                countLeft--;
+                groupEnd = Math.max(groupEnd, t + memberLen[i]);
             }
             double est = Math.max(end, (fronts + work) / engines);
             for (int x = 0; x < linkFront.length; x++) {
-                if (x == l) {
-                    est = Math.max(est, lend + linkNeed(x, bytesLeft, countLeft, g));
+                if (contains(lk, x)) {
+                    double bytesLeft = linkRemBytes[x];
+                    for (int i = 0; i < g; i++) {
+                        bytesLeft -= bytes[members[i]] * (double) puts.load(members[i], x);
+                    }
+                    est = Math.max(est, Math.max(linkFront[x], groupEnd)
+                        + linkNeed(x, bytesLeft, linkRemCount[x] - g, g));
                 } else {
                     est = Math.max(est, linkFront[x] + linkNeed(x, linkRemBytes[x], linkRemCount[x], 0));
                 }
             }
             return est;
+        }
+
+        private static boolean contains(int[] a, int x) {
+            for (int v : a) {
+                if (v == x) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -580,10 +636,16 @@ public final class BottomLeft {
         }
 
         private void commitSingle(int p, double t, int e, int r) {
-            int l = dir[p];
             commit(p, t, t + len[p], e, r, p);
-            link[l].add(t, t + len[p]);
-            linkFront[l] = Math.max(linkFront[l], t + len[p]);
+            holdLinks(p, t, t + len[p]);
+        }
+
+        /** Books every link of p's route (its group's, for a group) from start to end on the chart. */
+        private void holdLinks(int p, double start, double end) {
+            for (int l : linksOf[p]) {
+                link[l].add(start, end);
+                linkFront[l] = Math.max(linkFront[l], end);
+            }
         }
 
         private void commit(int p, double t, double end, int e, int r, int gid) {
@@ -597,8 +659,12 @@ public final class BottomLeft {
             engFront[e] = Math.max(engFront[e], end);
             chartEnd = Math.max(chartEnd, end);
             remWork -= len[p];
-            linkRemBytes[dir[p]] -= bytes[p];
-            linkRemCount[dir[p]]--;
+            for (int l : loads[p]) {
+                linkRemBytes[l] -= bytes[p];
+            }
+            for (int l : linksOf[p]) {
+                linkRemCount[l]--;
+            }
         }
 
         private Assignment assignment() {

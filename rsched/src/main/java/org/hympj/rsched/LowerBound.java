@@ -8,7 +8,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code workNs}: the sum of the puts' alone durations (access overhead included) over
  *       the engines — every put holds a send engine at least that long;</li>
- *   <li>{@code linkNs}: the busiest link's bytes over the link bandwidth, plus one access
+ *   <li>{@code linkNs}: the busiest link's bytes (every put crossing it, {@link Put#links()}) over
+ *       the link bandwidth, plus one access
  *       overhead — no byte enters a link before the first access on an engine is over, and a
  *       link never carries more than its bandwidth (the plain {@code bytes/linkBandwidth} of
  *       DESIGN §7 is {@link #linkBytesNs});</li>
@@ -37,26 +38,24 @@ public record LowerBound(double workNs, double linkNs, double linkBytesNs, doubl
     }
 
     public static LowerBound of(List<Put> puts, MachineModel m) {
-        Puts.check(puts);
-        int n = puts.size();
-        if (n == 0) {
+        PutArrays in = PutArrays.of(puts);
+        if (in.n == 0) {
             return new LowerBound(0, 0, 0, 0, 0);
         }
         double total = 0;
         double longest = 0;
-        int links = 0;
         for (Put p : puts) {
             double d = m.durationNs(p);
             total += d;
             longest = Math.max(longest, d);
-            links = Math.max(links, p.direction() + 1);
         }
-        double[] linkBytes = new double[links];
-        int[] dest = Puts.denseDestinations(puts);
-        double[] recvWork = new double[Puts.count(dest)];
+        double[] linkBytes = new double[in.links];
+        double[] recvWork = new double[in.dests];
         for (Put p : puts) {
-            linkBytes[p.direction()] += p.bytes();
-            recvWork[dest[p.id()]] += m.durationNs(p);
+            for (int l : in.linkLoads[p.id()]) {
+                linkBytes[l] += p.bytes();
+            }
+            recvWork[in.dest[p.id()]] += m.durationNs(p);
         }
         double busiestLink = 0;
         for (double b : linkBytes) {

@@ -133,11 +133,12 @@ public final class Schedulers {
             return false;
         }
 
+        /** The most puts of one route (the puts that may share their links side by side). */
         private static int maxPutsPerLink(PutArrays in) {
-            int[] c = new int[in.links];
+            int[] c = new int[in.routes];
             int max = 0;
             for (int i = 0; i < in.n; i++) {
-                max = Math.max(max, ++c[in.dir[i]]);
+                max = Math.max(max, ++c[in.route[i]]);
             }
             return max;
         }

@@ -36,11 +36,13 @@ final class Checks {
                 seen[sl.putId()]++;
                 assertEquals(e, sl.engine(), ctx);
                 assertEquals(sl, s.slotOf(sl.putId()), ctx);
-                // one put at a time, in list order
+                // one put at a time, in list order (a routed put frees its engine once its first link
+                // has its bytes, at least its alone duration after its start; its slot ends when the
+                // last link has carried them)
                 double pe = prevEnd;
                 assertTrue(sl.startNs() >= pe - TOL, () -> "engine overlap: " + ctx.get());
-                prevEnd = sl.endNs();
                 Put p = puts.get(sl.putId());
+                prevEnd = p.links().length > 1 ? sl.startNs() + m.durationNs(p) : sl.endNs();
                 assertTrue(sl.endNs() >= sl.startNs() + m.durationNs(p) - TOL, () -> "slot shorter than the put alone: " + sl + " " + ctx.get());
                 assertTrue(sl.receiveEngine() >= 0 && sl.receiveEngine() < m.receiveEngines(), ctx);
                 if (p.diagonal()) {
@@ -73,8 +75,9 @@ final class Checks {
                     fail("receive engine " + a.receiveEngine() + " of rank " + pa.dest() + " serves puts " + a.putId() + " and "
                         + b.putId() + " at once: " + ctx.get());
                 }
-                if (exclusiveLinks && pa.direction() == pb.direction()) {
-                    fail("puts " + a.putId() + " and " + b.putId() + " on link " + pa.direction() + " at once: " + ctx.get());
+                int common = commonLink(pa, pb);
+                if (exclusiveLinks && common >= 0) {
+                    fail("puts " + a.putId() + " and " + b.putId() + " on link " + common + " at once: " + ctx.get());
                 }
             }
         }
@@ -84,16 +87,19 @@ final class Checks {
         // its puts' pushing times (slot minus the access overhead) at the link bandwidth
         int links = 0;
         for (Put p : puts) {
-            links = Math.max(links, p.direction() + 1);
+            for (int l : p.links()) {
+                links = Math.max(links, l + 1);
+            }
         }
         for (int l = 0; l < links; l++) {
             List<double[]> iv = new ArrayList<>();
             double bytes = 0;
             for (Put p : puts) {
-                if (p.direction() == l) {
+                int load = load(p, l);
+                if (load > 0) {
                     Slot sl = s.slotOf(p.id());
                     iv.add(new double[] {sl.startNs() + m.accessOverheadNs(), sl.endNs()});
-                    bytes += p.bytes();
+                    bytes += (double) p.bytes() * load;
                 }
             }
             iv.sort(Comparator.comparingDouble(x -> x[0]));
@@ -113,6 +119,45 @@ final class Checks {
             int li = l;
             assertTrue(bytes <= union * m.linkBandwidth() * (1 + 1e-9) + TOL, () -> "link " + li + " over its bandwidth: " + ctx.get());
         }
+    }
+
+    /** How many times {@code p} crosses link {@code l}. */
+    static int load(Put p, int l) {
+        int c = 0;
+        for (int x : p.links()) {
+            if (x == l) {
+                c++;
+            }
+        }
+        return c;
+    }
+
+    /** A link both puts cross, or -1. */
+    static int commonLink(Put a, Put b) {
+        for (int x : a.links()) {
+            if (load(b, x) > 0) {
+                return x;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A random set on a 2D torus routed x first: 1..maxPuts puts, 1 B..1 MB (log-uniform), 8
+     * directions whose links are the sender-frame axis links (E=0, W=1, N=2, S=3; NE crosses
+     * E then N, ...), and one put in five going two hops along an axis (its link twice).
+     */
+    static List<Put> randomRoutedSet(Random rnd, int maxPuts) {
+        int[][] route = {{0}, {1}, {2}, {3}, {0, 2}, {1, 2}, {0, 3}, {1, 3}};
+        int n = 1 + rnd.nextInt(maxPuts);
+        List<Put> puts = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int d = rnd.nextInt(8);
+            long b = Math.max(1, Math.min(1L << 20, Math.round(Math.exp(rnd.nextDouble() * Math.log(1 << 20)))));
+            int[] links = d < 4 && rnd.nextInt(5) == 0 ? new int[] {d, d} : route[d];
+            puts.add(new Put(i, rnd.nextInt(10), d, b, d >= 4, links));
+        }
+        return puts;
     }
 
     /** A random set: 1..maxPuts puts, 1 B..1 MB (log-uniform), 8 directions (4..7 diagonal), 10 destinations. */

@@ -14,13 +14,25 @@ class PropertyTest {
     @Test
     void everyPolicyProducesAValidSchedule() {
         Random rnd = new Random(20130801);
+        everyPolicyValid(() -> Checks.randomSet(rnd, 40), SETS);
+    }
+
+    @Test
+    void everyPolicyProducesAValidScheduleForRoutedPuts() {
+        // diagonals over two links, some puts two hops along an axis: BL keeps every link of a
+        // route to one put, bl+ is never worse than bl:4, every link within its bandwidth
+        Random rnd = new Random(20131118);
+        everyPolicyValid(() -> Checks.randomRoutedSet(rnd, 40), SETS / 2);
+    }
+
+    private static void everyPolicyValid(java.util.function.Supplier<List<Put>> sets, int count) {
         Scheduler[] rr = {new RoundRobin(1), new RoundRobin(2), new RoundRobin(4), Schedulers.parse("none")};
         Scheduler[] bl = {Schedulers.parse("bl:1"), Schedulers.parse("bl:2"), Schedulers.parse("bl:4")};
         int[] blK = {1, 2, 4};
         Scheduler blPlus = Schedulers.parse("bl+");
         Scheduler blPlusOh = Schedulers.parse("bl+oh");
-        for (int set = 0; set < SETS; set++) {
-            List<Put> puts = Checks.randomSet(rnd, 40);
+        for (int set = 0; set < count; set++) {
+            List<Put> puts = sets.get();
             double rr1 = 0;
             for (Scheduler s : rr) {
                 Schedule sc = s.schedule(puts, TOFU);

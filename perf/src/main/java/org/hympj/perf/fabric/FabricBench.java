@@ -609,7 +609,7 @@ public final class FabricBench {
 
     static int halo(String[] argv, PrintStream out, PrintStream err) throws IOException {
         Opts o = Opts.parse(argv, with(COMMON, "--dims", "--route", "--subcluster", "--route-table", "--label",
-            "--warmup", "--iters"), Set.of("--verbose"));
+            "--warmup", "--iters"), Set.of("--verbose", "--launch-per-cell"));
         int dims = o.integer("--dims", 3);
         if (dims != 2 && dims != 3) {
             throw new IllegalArgumentException("--dims must be 2 or 3");
@@ -623,36 +623,30 @@ public final class FabricBench {
             : List.of("tca", "ib", "hybrid", "hybrid-groups")) : Arrays.asList(r.split(","));
         int reps = o.integer("--reps", 1);
         String test = "halo-" + dims + "d" + (nativeRun ? "-native" : "");
-        out.println(Launch.conditions("halo start") + "; model " + model + "; " + np + " ranks");
+        // on virtual time one job runs every N and route (each route a communicator with the
+        // hympj.route hint); on the wall clock each N has its own dilation, so a job each
+        boolean oneJob = !nativeRun && !"wall".equals(o.get("--clock", null)) && !o.has("--launch-per-cell");
+        out.println(Launch.conditions("halo start") + "; model " + model + "; " + np + " ranks"
+            + (oneJob ? "; one job per subcluster layout, routes by hint" : "; one job per N and route"));
         List<String> rows = new ArrayList<>();
         for (int rep = 1; rep <= reps; rep++) {
+            if (oneJob) {
+                // hybrid-groups is a job of its own: its subclusters are the halo's groups
+                List<String> hinted = new ArrayList<>(routes);
+                hinted.remove("hybrid-groups");
+                if (!hinted.isEmpty()) {
+                    rows.addAll(haloLaunch(o, dims, np, test, rep, ns, hinted, false, routes.size() > 1).run(out, err));
+                }
+                if (routes.contains("hybrid-groups")) {
+                    rows.addAll(haloLaunch(o, dims, np, test, rep, ns, List.of("hybrid-groups"), false, routes.size() > 1)
+                        .run(out, err));
+                }
+                continue;
+            }
             for (long n : ns) {
                 for (String route : routes) {
-                    Launch l = base(o, HaloRank.class.getName(), np);
-                    boolean groups = route.equals("hybrid-groups");
-                    l.route = groups ? "hybrid" : route;
-                    l.subcluster = o.integer("--subcluster", groups ? HaloModel.groupSize(dims) : np);
-                    if (o.has("--route-table")) {
-                        l.routeTable = o.get("--route-table", null);
-                    }
-                    String label = o.has("--label") ? o.get("--label", route) + (routes.size() > 1 ? "-" + route : "")
-                        : route;
-                    l.jvmArgs.add("-Dhympj.halo.variant=" + label);
-                    long array = dims == 2 ? n * n : n * n * n;
-                    long face = dims == 2 ? n : n * n;
-                    l.segmentBytes = 8 * (array + 2L * dims * face) + (16L << 20);
-                    if (l.segmentBytes > SEGMENT_MAX) {
-                        throw new IllegalArgumentException("N=" + n + " needs a " + l.segmentBytes + "-byte segment; "
-                            + "a segment holds at most 2 GiB (largest 2D N: 16000)");
-                    }
-                    int warm = o.integer("--warmup", 3);
-                    int iters = o.integer("--iters", defaultIters(dims, n, nativeRun));
-                    if (!nativeRun && !o.has("--time-dilation")) {
-                        l.dilation = defaultDilation(dims, n);
-                    }
-                    l.args = new ArrayList<>(List.of(test, Integer.toString(rep), Integer.toString(dims),
-                        Integer.toString(warm), Integer.toString(iters), Long.toString(n)));
-                    rows.addAll(l.run(out, err));
+                    rows.addAll(haloLaunch(o, dims, np, test, rep, List.of(n), List.of(route), nativeRun, routes.size() > 1)
+                        .run(out, err));
                 }
             }
         }
@@ -662,6 +656,56 @@ public final class FabricBench {
             err.println(line);
         }
         return 0;
+    }
+
+    /**
+     * One job of the halo benchmark over sizes {@code ns} and {@code routes}: one route (or
+     * hybrid-groups) as the job's --route, or several, each on a communicator with the route hint
+     * (the job's --route then auto). The segment holds the largest N.
+     */
+    private static Launch haloLaunch(Opts o, int dims, int np, String test, int rep, List<Long> ns, List<String> routes,
+                                     boolean nativeRun, boolean labelSuffix) {
+        Launch l = base(o, HaloRank.class.getName(), np);
+        boolean groups = routes.equals(List.of("hybrid-groups"));
+        boolean byHint = routes.size() > 1;
+        l.route = groups ? "hybrid" : byHint ? "auto" : routes.get(0);
+        l.subcluster = o.integer("--subcluster", groups ? HaloModel.groupSize(dims) : np);
+        if (o.has("--route-table")) {
+            l.routeTable = o.get("--route-table", null);
+        }
+        List<String> labels = new ArrayList<>();
+        for (String route : routes) {
+            labels.add(o.has("--label") ? o.get("--label", route) + (labelSuffix ? "-" + route : "") : route);
+        }
+        if (byHint) {
+            l.jvmArgs.add("-Dhympj.halo.routes=" + String.join(",", routes));
+            l.jvmArgs.add("-Dhympj.halo.labels=" + String.join(",", labels));
+        } else {
+            l.jvmArgs.add("-Dhympj.halo.variant=" + labels.get(0));
+        }
+        long nmax = 0;
+        List<String> iters = new ArrayList<>();
+        for (long n : ns) {
+            nmax = Math.max(nmax, n);
+            iters.add(Integer.toString(o.integer("--iters", defaultIters(dims, n, nativeRun))));
+        }
+        long array = dims == 2 ? nmax * nmax : nmax * nmax * nmax;
+        long face = dims == 2 ? nmax : nmax * nmax;
+        l.segmentBytes = 8 * (array + 2L * dims * face) + (16L << 20);
+        if (l.segmentBytes > SEGMENT_MAX) {
+            throw new IllegalArgumentException("N=" + nmax + " needs a " + l.segmentBytes + "-byte segment; "
+                + "a segment holds at most 2 GiB (largest 2D N: 16000)");
+        }
+        int warm = o.integer("--warmup", 3);
+        if (!nativeRun && !o.has("--time-dilation") && ns.size() == 1) {
+            l.dilation = defaultDilation(dims, ns.get(0));
+        }
+        l.args = new ArrayList<>(List.of(test, Integer.toString(rep), Integer.toString(dims), Integer.toString(warm),
+            String.join(",", iters)));
+        for (long n : ns) {
+            l.args.add(Long.toString(n));
+        }
+        return l;
     }
 
     /** Timed iterations by default: enough for a median, few where the emulation is slow. */

@@ -28,9 +28,16 @@ import org.hympj.perf.Rows;
  * of the slowest rank's time, µs. The ghosts
  * are checked against the neighbours' faces after the loop; a wrong value fails the job.
  *
- * <pre>usage: HaloRank TEST REP DIMS WARMUP ITERS N...</pre>
+ * <pre>usage: HaloRank TEST REP DIMS WARMUP ITERS[,ITERS...] N...</pre>
  * Prints {@code hympj,TEST,VARIANT,N,rep,us,us/iter} (variant from the system property
- * {@code hympj.halo.variant}, default "halo") and a comment with the mean.
+ * {@code hympj.halo.variant}, default "halo") and a comment with the mean. ITERS is one count for
+ * every N, or one per N.
+ *
+ * <p>With {@code hympj.halo.routes} (a comma list of routes, e.g. {@code tca,ib,hybrid}) every N
+ * runs over each route in this one job, on a duplicate of the world with the {@code hympj.route}
+ * hint ({@link Comm#HINT_ROUTE}); the variants are then {@code hympj.halo.labels} (one per route,
+ * default the routes). On virtual time every cell starts with the ranks' clocks at one instant
+ * ({@link CellStart}), so a cell gives the figure of a job of its own.
  */
 public final class HaloRank {
     private HaloRank() {
@@ -70,11 +77,22 @@ public final class HaloRank {
         int rep = Integer.parseInt(args[1]);
         int dims = Integer.parseInt(args[2]);
         int warm = Integer.parseInt(args[3]);
-        int iters = Integer.parseInt(args[4]);
+        String[] itersPerN = args[4].split(",");
         String variant = System.getProperty("hympj.halo.variant", "halo");
+        String routeList = System.getProperty("hympj.halo.routes");
+        List<String> routes = routeList == null ? List.of() : List.of(routeList.split(","));
+        List<String> labels = routeList == null ? List.of(variant)
+            : List.of(System.getProperty("hympj.halo.labels", routeList).split(","));
+        if (labels.size() != Math.max(1, routes.size())) {
+            throw new IllegalArgumentException("hympj.halo.labels: one label per route of hympj.halo.routes, was "
+                + labels + " for " + routes);
+        }
         List<Integer> ns = new ArrayList<>();
         long maxArray = 1;
         long maxFace = 1;
+        if (itersPerN.length != 1 && itersPerN.length != args.length - 5) {
+            throw new IllegalArgumentException("ITERS: one count, or one per N (" + (args.length - 5) + "), was " + args[4]);
+        }
         for (int a = 5; a < args.length; a++) {
             int n = Integer.parseInt(args[a]);
             ns.add(n);
@@ -89,8 +107,22 @@ public final class HaloRank {
             }
             SegmentBuffer a = comm.allocDoubles(Math.toIntExact(maxArray));
             SegmentBuffer g = comm.allocDoubles(Math.toIntExact(2 * dims * maxFace));
-            for (int n : ns) {
-                run(comm, test, rep, dims, warm, iters, n, a, g, variant);
+            List<Comm> comms = new ArrayList<>();
+            for (String route : routes) {
+                comms.add(comm.dup(java.util.Map.of(Comm.HINT_ROUTE, route)));
+            }
+            if (comms.isEmpty()) {
+                comms.add(comm);
+            }
+            boolean virtual = org.hympj.perf.CellStart.virtual(mpj);
+            for (int i = 0; i < ns.size(); i++) {
+                int iters = Integer.parseInt(itersPerN[itersPerN.length == 1 ? 0 : i].trim());
+                for (int r = 0; r < comms.size(); r++) {
+                    if (virtual) {
+                        org.hympj.perf.CellStart.alignClocks(comms.get(r));
+                    }
+                    run(comms.get(r), test, rep, dims, warm, iters, ns.get(i), a, g, labels.get(r));
+                }
             }
         }
     }

@@ -105,7 +105,9 @@ final class Launch {
         rows.flush();
         JobResult r;
         try (Quiet lock = Quiet.lock(Duration.ofSeconds(7200), diag)) {
+            long t0 = System.nanoTime();
             r = Launcher.run(spec);
+            diag.println(Quiet.wallTime(System.nanoTime() - t0, lock.waitedSeconds(), Quiet.loadAverage()));
         }
         try {
             Thread.sleep(1000); // let other drivers waiting for the lock have their turn before our next launch
@@ -166,16 +168,7 @@ final class Launch {
     /** Remarks recording when and under what load a run happened. */
     static String conditions(String what) {
         return "# " + what + ": " + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(
-            "yyyy-MM-dd HH:mm 'UTC'")) + "; load average " + loadAverage() + "; " + build();
-    }
-
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Paths.get("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " / " + f[1] + " / " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
+            "yyyy-MM-dd HH:mm 'UTC'")) + "; load average " + Quiet.loadAverage() + "; " + build();
     }
 
     static String build() {

@@ -31,8 +31,18 @@ class VirtualTimeTest {
 
     /** The emulated per-exchange median (modelled µs) of the cell, from rank 0's remark. */
     private static double emulated() throws IOException {
-        JobResult r = Launcher.run(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872")
-            .model("tofu").sched("bl:4").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
+        return emulated(LaunchSpec.of(9, ScaleLes3Bench.class, "sched=bl:4", "1", "segment", "872").sched("bl:4"));
+    }
+
+    /** As above, the job's --sched left at none: rr:4 then bl:4 in one job, each on a communicator with the hint. */
+    private static double emulatedByHint() throws IOException {
+        return emulated(LaunchSpec.of(9, ScaleLes3Bench.class, "sched", "1", "segment", "872")
+            .jvmArg("-Dhympj.bench.policies=rr:4,bl:4"));
+    }
+
+    private static double emulated(LaunchSpec spec) throws IOException {
+        JobResult r = Launcher.run(spec
+            .model("tofu").computeScale(0).jvmArg("-Dhympj.bench.patterns=all")
             .jvmArg("-Dhympj.bench.iters=5").jvmArg("-Dhympj.bench.warmup=2")
             .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
         assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
@@ -60,6 +70,19 @@ class VirtualTimeTest {
             "emulated %.3f us, simulated %.3f us", emu, sim));
     }
 
+    /**
+     * The per-communicator policy (hint hympj.sched, Comm#dup(Map)): the same cell run on a
+     * communicator with the hint bl:4, after the rr:4 cell in the same job, is the job-wide
+     * --sched bl:4 figure to the last printed digit.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void theSchedHintGivesTheJobWideFigure() throws IOException {
+        double jobWide = emulated();
+        double hinted = emulatedByHint();
+        assertEquals(jobWide, hinted, 0.0, "--sched bl:4 vs the hint bl:4 after rr:4 in one job");
+    }
+
     @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void theSameFigureBesideTwoCpuBurningThreads() throws Exception {
@@ -67,6 +90,37 @@ class VirtualTimeTest {
         double b = CpuBurners.beside(VirtualTimeTest::emulated);
         assertTrue(Math.abs(b / quiet - 1) <= 0.01, () -> String.format(java.util.Locale.ROOT,
             "quiet %.3f us, beside two burning threads %.3f us", quiet, b));
+    }
+
+    private static final Pattern HALO_ROW = Pattern.compile("hympj,halo-3d,(\\w+),64,1,([0-9.]+),us/iter");
+
+    /**
+     * The per-communicator route (hint hympj.route): S1's 3D halo at N=64 over IB and over TCA in
+     * one job, each on a communicator with its route hint (the job's --route auto), gives each
+     * route's figure of the simulator (which runs the route job-wide), to the last printed digit.
+     */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void theRouteHintGivesEachRoutesFigure() throws IOException {
+        int n = 64;
+        JobResult r = Launcher.run(LaunchSpec.of(8, org.hympj.perf.fabric.HaloRank.class, "halo-3d", "1", "3", "2", "4",
+                Integer.toString(n))
+            .model("ha-pacs").subcluster(8).computeScale(0).eagerLimit(1024).inlineLimit(1024)
+            .segmentBytes(8L * (n * n * n + 6L * n * n) + (16L << 20))
+            .jvmArg("-Dhympj.halo.routes=ib,tca").output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(150)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        Map<String, Double> emu = new java.util.HashMap<>();
+        Matcher m = HALO_ROW.matcher(r.output(0));
+        while (m.find()) {
+            emu.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        assertEquals(java.util.Set.of("ib", "tca"), emu.keySet(), r.output(0));
+        for (String route : new String[] {"ib", "tca"}) {
+            double sim = SimMain.halo(Map.of("--iters", "4", "--warmup", "2"), 3, route, n).value();
+            assertEquals(sim, emu.get(route), 0.005, "route " + route + " by hint vs the simulator's job-wide route");
+        }
+        assertTrue(emu.get("ib") > 1.5 * emu.get("tca"), "IB-only is the contended route: " + emu);
     }
 
     private static final Pattern BATCHES = Pattern.compile("# scale-les3-all k=872 none: .*batches \\[([0-9. ]+)\\]");

@@ -58,6 +58,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     private final ActiveSchedules schedules = new ActiveSchedules();
     /** A job on several hosts: small allreduces of the world go host by host ({@code --coll allreduce=hier}). */
     private final boolean hierarchicalAllreduce;
+    private final JobFabric jobFabric;
+    private final CommHints defaultHints;
 
     public Engine(ShmFabric fabric, JobConfig config, JobFabric jobFabric, JobControl control, boolean launched,
                   FabricTiming timing) {
@@ -68,17 +70,18 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.eagerLimit = config.eagerLimit;
         this.hierarchicalAllreduce = CollectiveChoice.hierarchicalAllreduce(config);
         this.timing = timing;
+        this.jobFabric = jobFabric;
+        this.defaultHints = CommHints.of(jobFabric);
         this.idler = new Idler(config, control, rank, launched);
         idler.onPeersExited(this::failReceivesFromExited);
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()
-            ? VirtualPacing.of(timing, jobFabric, events, fabric.channels(), size, virtualOrder(fabric, timing))
-            : ModelPacing.of(timing, jobFabric, events);
+            ? VirtualPacing.of(timing, events, fabric.channels(), size, virtualOrder(fabric, timing))
+            : ModelPacing.of(timing, events);
         this.routing = new Routing(jobFabric.routes(), rank, fabric.channels(), pacing.modelled(), events, fabric);
         this.outbound = new OutboundQueues(fabric);
         Completions completions = new Completions(pacing, events);
         Packer packer = new Packer();
-        this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, routing.choice(),
-            config.bulkBytes);
+        this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes);
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,
             config.inlineLimit);
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
@@ -162,8 +165,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
      * The channel for a message of {@code bytes} in {@code layout} to {@code dest}: the hybrid
      * router's choice, or the forced route, or the one native channel.
      */
-    int channelFor(int dest, long bytes, Layout layout, String op) {
-        return routing.channelFor(dest, bytes, layout, op);
+    int channelFor(org.hympj.router.RouteChoice routes, int dest, long bytes, Layout layout, String op) {
+        return routing.channelFor(routes, dest, bytes, layout, op);
     }
 
     /**
@@ -172,8 +175,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
      *
      * @throws IllegalArgumentException for a TCA route to a rank outside this rank's subcluster
      */
-    int channelFor(int dest, String op) {
-        return routing.channelFor(dest, op);
+    int channelFor(org.hympj.router.RouteChoice routes, int dest, String op) {
+        return routing.channelFor(routes, dest, op);
     }
 
     /** Traced, records the route decided for {@code s} (its channel, and why: router, forced route, native). */
@@ -182,8 +185,18 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     }
 
     /** True when the hybrid router stripes this message over both fabrics. */
-    boolean stripeFor(int dest, long bytes, Layout layout) {
-        return routing.stripeFor(dest, bytes, layout);
+    boolean stripeFor(org.hympj.router.RouteChoice routes, int dest, long bytes, Layout layout) {
+        return routing.stripeFor(routes, dest, bytes, layout);
+    }
+
+    /** The hints of a communicator without any: the job's --sched and --route. */
+    CommHints defaultHints() {
+        return defaultHints;
+    }
+
+    /** The job's fabric: the model and every decision on it (communicators' hints are built on it). */
+    JobFabric jobFabric() {
+        return jobFabric;
     }
 
     static Fabric fabricOf(int channel) {
@@ -296,7 +309,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         pacing.exitCall();
     }
 
-    /** The schedule of the last Startall set scheduled (null if none). */
+    /** The schedule of the last Startall's set (null if it was not scheduled). */
     public org.hympj.rsched.Schedule lastSchedule() {
         return sets.lastSchedule();
     }

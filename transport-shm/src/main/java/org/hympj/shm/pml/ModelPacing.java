@@ -12,19 +12,12 @@ import org.hympj.shm.emu.FabricTiming;
 class ModelPacing extends Pacing {
     final FabricTiming timing;
     private final TraceEvents events;
-    /**
-     * --sched rndv: the rendezvous handshake is paid for on the model, as in S3's original
-     * eager/rendezvous protocol: RTS and CTS are control puts on the DMA engines (RSched's
-     * persistent puts exchange addresses once, at init, and pay none of it).
-     */
-    final boolean handshakePuts;
     /** The clock of the current progress pass, read once per pass. */
     private long now;
     private long wakeAt = Long.MAX_VALUE;
 
-    ModelPacing(FabricTiming timing, boolean handshakePuts, TraceEvents events) {
+    ModelPacing(FabricTiming timing, TraceEvents events) {
         this.timing = timing;
-        this.handshakePuts = handshakePuts;
         this.events = events;
     }
 
@@ -32,8 +25,8 @@ class ModelPacing extends Pacing {
      * The pacing of a modelled job. Typed Pacing, and called only when a model is on, so a
      * native JVM never loads this class: Pacing's calls there have one implementation.
      */
-    static Pacing of(FabricTiming timing, JobFabric jobFabric, TraceEvents events) {
-        return new ModelPacing(timing, jobFabric.handshakePuts(), events);
+    static Pacing of(FabricTiming timing, TraceEvents events) {
+        return new ModelPacing(timing, events);
     }
 
     @Override
@@ -95,8 +88,11 @@ class ModelPacing extends Pacing {
     }
 
     @Override
-    long handshakeArrival(int channel, int dest, long notBefore) {
-        if (!handshakePuts) {
+    long handshakeArrival(boolean paid, int channel, int dest, long notBefore) {
+        // rndv (a communicator's policy): the rendezvous handshake is paid for on the model, as in
+        // S3's original eager/rendezvous protocol: RTS and CTS are control puts on the DMA engines
+        // (RSched's persistent puts exchange addresses once, at init, and pay none of it)
+        if (!paid) {
             return 0;
         }
         timing.planControl(JobFabric.fabricOf(channel), dest, notBefore, System.nanoTime());

@@ -50,9 +50,10 @@ class Pacing {
 
     /**
      * The real instant a rendezvous handshake packet (RTS, CTS) to {@code dest} arrives,
-     * issued no earlier than {@code notBefore} (0: now); 0 when the handshake costs nothing.
+     * issued no earlier than {@code notBefore} (0: now); 0 when the handshake costs nothing
+     * (not {@code paid}: its communicator's policy is not rndv, or no model is on).
      */
-    long handshakeArrival(int channel, int dest, long notBefore) {
+    long handshakeArrival(boolean paid, int channel, int dest, long notBefore) {
         return 0;
     }
 
@@ -86,9 +87,9 @@ class Pacing {
     void recvPosted(RecvReq r) {
     }
 
-    /** The stamp an RTS carries: the handshake's arrival under --sched rndv, 0 when it costs nothing. */
+    /** The stamp an RTS carries: the handshake's arrival under rndv (its communicator's policy), 0 when it costs nothing. */
     long rtsStamp(SendReq s) {
-        return handshakeArrival(s.channel, s.dest, 0);
+        return handshakeArrival(s.policy.handshakePuts(), s.channel, s.dest, 0);
     }
 
     /** The stamp a receive matches an RTS that arrived at {@code rtsVis} (0 off virtual time). */
@@ -96,9 +97,9 @@ class Pacing {
         return 0;
     }
 
-    /** The stamp a CTS carries to the sender: the handshake's arrival under --sched rndv, else 0. */
-    long ctsStamp(int channel, int dest, long rtsVis, long matchAt) {
-        return handshakeArrival(channel, dest, rtsVis);
+    /** The stamp the CTS of {@code r} carries to the sender: the handshake's arrival under rndv (r's policy), else 0. */
+    long ctsStamp(RecvReq r, int channel, int dest, long rtsVis, long matchAt) {
+        return handshakeArrival(r.policy.handshakePuts(), channel, dest, rtsVis);
     }
 
     /** The CTS of {@code s} is read; it carried {@code ctsVis} (virtual time: the data leaves no earlier). */

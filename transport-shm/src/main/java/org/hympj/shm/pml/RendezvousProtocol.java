@@ -4,7 +4,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.MpjException;
-import org.hympj.router.RouteChoice;
 import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
@@ -23,7 +22,6 @@ final class RendezvousProtocol {
     private final OutboundQueues outbound;
     private final Completions completions;
     private final Pacing pacing;
-    private final RouteChoice routes;
     /** Pulling from the sender's segment is a read: native only (TCA writes; a model plans sender puts). */
     private final boolean pullable;
     private final int bulkChunk;
@@ -33,13 +31,12 @@ final class RendezvousProtocol {
     private final DeferredBookings deferred = new DeferredBookings();
 
     RendezvousProtocol(ShmFabric fabric, Packer packer, OutboundQueues outbound, Completions completions,
-                       Pacing pacing, RouteChoice routes, int bulkBytes) {
+                       Pacing pacing, int bulkBytes) {
         this.fabric = fabric;
         this.packer = packer;
         this.outbound = outbound;
         this.completions = completions;
         this.pacing = pacing;
-        this.routes = routes;
         this.pullable = fabric.channels() == 1 && !pacing.modelled();
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
@@ -120,7 +117,7 @@ final class RendezvousProtocol {
         // under --sched rndv the CTS stayed in the ring until its control put arrived (its vis):
         // planning the data at the real clock now plans it at that arrival.
         // A striped message: [0, split) over TCA, [split, accept) over IB
-        long split = s.stripe ? routes.tcaPart(accept) : accept;
+        long split = s.stripe ? s.policy.routes().tcaPart(accept) : accept;
         int parts = s.stripe ? 2 : 1;
         s.partsLeft = parts; // partDone counts it down, possibly within this loop
         for (int part = 0; part < parts; part++) {
@@ -282,7 +279,7 @@ final class RendezvousProtocol {
         // under --sched rndv the CTS is a control put back to the sender, visible when it lands
         // on virtual time the match happens at the later of the post and the RTS's arrival
         long matchAt = pacing.matchStamp(r, rtsVis);
-        long ctsVis = srcSegOff < 0 ? pacing.ctsStamp(channel, source, rtsVis, matchAt) : 0;
+        long ctsVis = srcSegOff < 0 ? pacing.ctsStamp(r, channel, source, rtsVis, matchAt) : 0;
         if (accept == 0) {
             outbound.sendControl(channel, source, Packets.CTS, sendId, -1, 0, -1, ctsVis);
             completions.recvDone(r, source, tag, 0, total, matchAt);

@@ -30,6 +30,8 @@ abstract class Req implements PersistentRequest {
     long vdone;
     /** Virtual time: the order this rank started or posted it (ties of DeferredBookings go by it). */
     long startOrder;
+    /** The route and RSched policy of its communicator (its hints, or the job's), taken when it is bound. */
+    org.hympj.model.FabricPolicy policy;
     private boolean used;
 
     Req(Engine engine, boolean persistent) {

@@ -39,10 +39,6 @@ final class Routing {
         this.events = events;
     }
 
-    RouteChoice choice() {
-        return routes;
-    }
-
     RouteStatistics statistics() {
         return stats;
     }
@@ -52,23 +48,23 @@ final class Routing {
         return routes.hybrid() ? routes.policy().table() : null;
     }
 
-    /** The router's choice, or the forced route, or the one native channel. */
-    int channelFor(int dest, long bytes, Layout layout, String op) {
-        return routes.channel(rank, dest, bytes, layout, op);
+    /** The router's choice under {@code r} (a communicator's routes), or the forced route, or the one native channel. */
+    int channelFor(RouteChoice r, int dest, long bytes, Layout layout, String op) {
+        return r.channel(rank, dest, bytes, layout, op);
     }
 
-    /** The channel without the router's table: natively the one channel; emulating, the forced route. */
-    int channelFor(int dest, String op) {
-        return routes.forcedChannel(rank, dest, op);
+    /** The channel without the router's table: natively the one channel; emulating, the forced route of {@code r}. */
+    int channelFor(RouteChoice r, int dest, String op) {
+        return r.forcedChannel(rank, dest, op);
     }
 
-    boolean stripeFor(int dest, long bytes, Layout layout) {
-        return routes.stripe(rank, dest, bytes, layout);
+    boolean stripeFor(RouteChoice r, int dest, long bytes, Layout layout) {
+        return r.stripe(rank, dest, bytes, layout);
     }
 
     /** Traced, records the route decided for {@code s} (its channel, and why). */
     void trace(SendReq s) {
-        events.route(s, routes, modelled);
+        events.route(s, s.policy.routes(), modelled);
     }
 
     /**

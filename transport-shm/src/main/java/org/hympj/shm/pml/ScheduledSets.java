@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hympj.api.Comm;
 import org.hympj.api.PersistentRequest;
+import org.hympj.model.FabricPolicy;
 import org.hympj.model.JobFabric;
 import org.hympj.rsched.Put;
 import org.hympj.rsched.Schedule;
@@ -12,7 +13,8 @@ import org.hympj.rsched.StartOrder;
 import org.hympj.shm.job.JobConfig;
 
 /**
- * Startall of persistent requests. Under a model with an RSched policy, the TCA puts of a set
+ * Startall of persistent requests. Under a model with an RSched policy — the one of the set's
+ * sends' communicator ({@code hympj.sched}, or the job's {@code --sched}) — the TCA puts of a set
  * start in RSched's order, each on its assigned engines; the order is computed once per set and
  * cached while the same set is started again (its cost stays out of the per-iteration time, as
  * in S3). S3's pseudo-collective mode brackets the exchange with a job-wide barrier.
@@ -22,12 +24,12 @@ final class ScheduledSets {
     private final JobFabric jobFabric;
     private final TraceEvents events;
     private final int rank;
-    /** RSched policy for persistent TCA sets (null: issue order, the model's earliest engine). */
-    private final Scheduler scheduler;
+    private final boolean modelled;
     private final org.hympj.rsched.MachineModel machine;
     private PersistentRequest[] cachedSet;
     private PersistentRequest[] cachedMembers;
     private int[] cachedOrder;
+    private Schedule cachedSchedule;
     private Schedule lastSchedule;
     private Runnable barrier;
     private boolean pseudoCollective;
@@ -37,7 +39,7 @@ final class ScheduledSets {
         this.jobFabric = jobFabric;
         this.events = events;
         this.rank = rank;
-        this.scheduler = modelled ? jobFabric.scheduler() : null;
+        this.modelled = modelled;
         this.machine = jobFabric.machine();
     }
 
@@ -54,8 +56,11 @@ final class ScheduledSets {
                 }
             }
         }
-        events.startAll(requests.length, scheduler == null ? "startAll" : config.sched);
+        FabricPolicy policy = policyOf(requests);
+        Scheduler scheduler = modelled && policy != null ? policy.scheduler() : null;
+        events.startAll(requests.length, scheduler == null ? "startAll" : policy.sched());
         if (scheduler == null) {
+            lastSchedule = null;
             for (PersistentRequest q : requests) {
                 if (q != null) {
                     q.start();
@@ -67,7 +72,7 @@ final class ScheduledSets {
             barrier.run();            // S3's pseudo-collective mode: the exchange starts together
             pseudoCollective = true;
         }
-        int[] order = scheduledOrder(requests);
+        int[] order = scheduledOrder(requests, scheduler);
         for (PersistentRequest q : requests) {
             if (q != null && !(q instanceof SendReq && ((SendReq) q).channel == 0)) {
                 q.start();            // receives (and IB sends) first, in the given order
@@ -87,8 +92,9 @@ final class ScheduledSets {
     }
 
     /** The TCA sends of a Startall set in RSched's order (by scheduled start), with their engines assigned. */
-    private int[] scheduledOrder(PersistentRequest[] requests) {
+    private int[] scheduledOrder(PersistentRequest[] requests, Scheduler scheduler) {
         if (requests == cachedSet && sameSet(requests)) {
+            lastSchedule = cachedSchedule;
             return cachedOrder;
         }
         List<Put> puts = new ArrayList<>();
@@ -102,6 +108,7 @@ final class ScheduledSets {
             }
         }
         int[] order = new int[puts.size()];
+        lastSchedule = null;
         if (!puts.isEmpty()) {
             StartOrder so = StartOrder.of(scheduler, machine, puts);
             for (int k = 0; k < order.length; k++) {
@@ -115,7 +122,29 @@ final class ScheduledSets {
         cachedSet = requests;
         cachedMembers = requests.clone();
         cachedOrder = order;
+        cachedSchedule = lastSchedule;
         return order;
+    }
+
+    /**
+     * The policy of the set's sends (null: none): their communicators' hints must agree on the
+     * RSched policy, which schedules the set as one (checked before anything starts).
+     */
+    private static FabricPolicy policyOf(PersistentRequest[] requests) {
+        FabricPolicy p = null;
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] instanceof SendReq) {
+                FabricPolicy q = ((SendReq) requests[i]).policy;
+                if (p == null) {
+                    p = q;
+                } else if (q != null && !q.sched().equals(p.sched())) {
+                    throw new IllegalArgumentException("startAll: request " + i + " is of a communicator with hint "
+                        + org.hympj.api.Comm.HINT_SCHED + " " + q.sched() + ", an earlier send of the set has "
+                        + p.sched() + ": a set is scheduled under one policy; none was started");
+                }
+            }
+        }
+        return p;
     }
 
     private boolean sameSet(PersistentRequest[] requests) {
@@ -130,7 +159,7 @@ final class ScheduledSets {
         return true;
     }
 
-    /** The schedule of the last Startall set scheduled (null if none). */
+    /** The schedule of the last Startall's set (null if it was not scheduled). */
     Schedule lastSchedule() {
         return lastSchedule;
     }

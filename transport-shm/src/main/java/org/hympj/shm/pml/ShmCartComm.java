@@ -100,6 +100,22 @@ final class ShmCartComm extends ShmComm implements CartComm {
     }
 
     @Override
+    ShmComm copy(int context) {
+        return new ShmCartComm(engine, segment, context, group.clone(), dims.clone(), periods.clone(), defaultBarrier(),
+            p2pFactory(), life);
+    }
+
+    @Override
+    public CartComm dup() {
+        return (CartComm) super.dup();
+    }
+
+    @Override
+    public CartComm dup(java.util.Map<String, String> hints) {
+        return (CartComm) super.dup(hints);
+    }
+
+    @Override
     public CartComm sub(boolean... remain) {
         if (remain == null || remain.length != dims.length) {
             throw new IllegalArgumentException("sub: expected " + dims.length + " flags");
@@ -133,6 +149,7 @@ final class ShmCartComm extends ShmComm implements CartComm {
                 }
             }
         }
-        return new ShmCartComm(engine, segment, context, members(all, color), subDims, subPeriods, defaultBarrier(), p2pFactory(), life);
+        return inherit(new ShmCartComm(engine, segment, context, members(all, color), subDims, subPeriods,
+            defaultBarrier(), p2pFactory(), life));
     }
 }

@@ -53,6 +53,8 @@ public class ShmComm implements Comm {
     final ShmReduce shmReduce;
     /** The hierarchical collectives of the world communicator of a job on several hosts; else null. */
     final HostCollectives hostColl;
+    /** Its hints (route, RSched policy): the job's, or given by dup(hints); communicators made from it inherit them. */
+    CommHints hints;
 
     /** The world communicator of a rank, on the two-sided engine. */
     public ShmComm(Engine engine, SegmentAllocator segment, BarrierAlgorithm defaultBarrier) {
@@ -92,6 +94,7 @@ public class ShmComm implements Comm {
         this.p2p = p2pFactory.of(this);
         this.shmReduce = ctx == 0 && engine.timing() == null && engine.fabric().singleHost()
             ? new ShmReduce(engine.fabric().collSlots(), rank, size) : null;
+        this.hints = engine.defaultHints();
         engine.reserveContexts(ctx + 2);
         this.hostColl = ctx == 0 && engine.timing() == null && !engine.fabric().singleHost()
             ? HostCollectives.of(this) : null;
@@ -730,10 +733,35 @@ public class ShmComm implements Comm {
 
     /** Agrees with every member on a fresh pair of context ids (collective over this communicator). */
     int agreeContext() {
-        int[] v = {engine.nextContext()};
-        coll.allreduce(IN_PLACE, 0, v, 0, 1, Datatype.INT, Op.MAX);
+        return agreeContext(hints, "");
+    }
+
+    /**
+     * Agrees on a fresh pair of context ids and checks, in the same reduction, that every member
+     * has hints {@code h} (a communicator's hints must be the same on all its ranks).
+     *
+     * @throws IllegalArgumentException on every rank when the hints differ
+     */
+    int agreeContext(CommHints h, String op) {
+        int fp = h.fingerprint();
+        int[] v = {engine.nextContext(), fp, -fp};
+        coll.allreduce(IN_PLACE, 0, v, 0, 3, Datatype.INT, Op.MAX);
         engine.reserveContexts(v[0] + 2);
+        if (v[1] != -v[2]) {
+            throw new IllegalArgumentException(op + ": the ranks passed different hints (this rank: " + h + ")");
+        }
         return v[0];
+    }
+
+    /** {@code child} with this communicator's hints (a communicator made from this one inherits them). */
+    <T extends ShmComm> T inherit(T child) {
+        child.hints = hints;
+        return child;
+    }
+
+    /** A communicator like this one (its group, its topology) on {@code context}: what dup makes. */
+    ShmComm copy(int context) {
+        return new ShmComm(engine, segment, context, group.clone(), defaultBarrier, p2pFactory, life);
     }
 
     @Override
@@ -741,10 +769,29 @@ public class ShmComm implements Comm {
         life.enter("dup");
         try {
             engine.checkAbort();
-            return new ShmComm(engine, segment, agreeContext(), group.clone(), defaultBarrier, p2pFactory, life);
+            return inherit(copy(agreeContext()));
         } finally {
             life.exit();
         }
+    }
+
+    @Override
+    public Comm dup(java.util.Map<String, String> given) {
+        life.enter("dup");
+        try {
+            engine.checkAbort();
+            CommHints h = hints.with("dup", given, engine.jobFabric());
+            ShmComm c = copy(agreeContext(h, "dup"));
+            c.hints = h;
+            return c;
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public String hint(String key) {
+        return hints.get(key);
     }
 
     @Override
@@ -762,7 +809,7 @@ public class ShmComm implements Comm {
             if (color == UNDEFINED) {
                 return null;
             }
-            return new ShmComm(engine, segment, context, members(all, color), defaultBarrier, p2pFactory, life);
+            return inherit(new ShmComm(engine, segment, context, members(all, color), defaultBarrier, p2pFactory, life));
         } finally {
             life.exit();
         }
@@ -817,7 +864,8 @@ public class ShmComm implements Comm {
             }
             // reorder is allowed but not used: on one shared-memory machine every placement is equal
             int[] g = java.util.Arrays.copyOf(group, (int) n);
-            return new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier, p2pFactory, life);
+            return inherit(new ShmCartComm(engine, segment, context, g, dims.clone(), periods.clone(), defaultBarrier,
+                p2pFactory, life));
         } finally {
             life.exit();
         }

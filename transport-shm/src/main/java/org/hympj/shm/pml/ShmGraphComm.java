@@ -27,7 +27,7 @@ final class ShmGraphComm extends ShmComm implements GraphComm {
             return null;
         }
         // reorder is allowed but not used: on one shared-memory machine every placement is equal
-        return new ShmGraphComm(parent, context, java.util.Arrays.copyOf(parent.group, ix.length), ix, ed);
+        return parent.inherit(new ShmGraphComm(parent, context, java.util.Arrays.copyOf(parent.group, ix.length), ix, ed));
     }
 
     @Override
@@ -59,14 +59,18 @@ final class ShmGraphComm extends ShmComm implements GraphComm {
     }
 
     @Override
+    ShmComm copy(int context) {
+        return new ShmGraphComm(this, context, group.clone(), index, edges);
+    }
+
+    @Override
     public GraphComm dup() {
-        life.enter("dup");
-        try {
-            engine.checkAbort();
-            return create(this, index, edges);
-        } finally {
-            life.exit();
-        }
+        return (GraphComm) super.dup();
+    }
+
+    @Override
+    public GraphComm dup(java.util.Map<String, String> hints) {
+        return (GraphComm) super.dup(hints);
     }
 
     @Override

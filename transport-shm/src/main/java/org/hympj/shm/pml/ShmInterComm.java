@@ -34,10 +34,10 @@ final class ShmInterComm implements InterComm {
 
     private ShmInterComm(ShmComm parent, int ctx, int[] localGroup, int[] remoteGroup) {
         parent.engine.reserveContexts(ctx + CONTEXTS);
-        this.peers = new ShmComm(parent.engine, parent.segment, ctx, remoteGroup, parent.defaultBarrier(),
-            parent.p2pFactory(), parent.life);
-        this.local = new ShmComm(parent.engine, parent.segment, ctx + 2, localGroup, parent.defaultBarrier(),
-            parent.p2pFactory(), parent.life);
+        this.peers = parent.inherit(new ShmComm(parent.engine, parent.segment, ctx, remoteGroup,
+            parent.defaultBarrier(), parent.p2pFactory(), parent.life));
+        this.local = parent.inherit(new ShmComm(parent.engine, parent.segment, ctx + 2, localGroup,
+            parent.defaultBarrier(), parent.p2pFactory(), parent.life));
         this.coll = new InterCollectives(local, peers);
     }
 
@@ -148,8 +148,8 @@ final class ShmInterComm implements InterComm {
             int[] merged = new int[first.length + second.length];
             System.arraycopy(first, 0, merged, 0, first.length);
             System.arraycopy(second, 0, merged, first.length, second.length);
-            return new ShmComm(local.engine, local.segment, context, merged, local.defaultBarrier(), local.p2pFactory(),
-                local.life);
+            return local.inherit(new ShmComm(local.engine, local.segment, context, merged, local.defaultBarrier(),
+                local.p2pFactory(), local.life));
         } finally {
             life().exit();
         }
@@ -164,6 +164,26 @@ final class ShmInterComm implements InterComm {
         } finally {
             life().exit();
         }
+    }
+
+    @Override
+    public InterComm dup(java.util.Map<String, String> hints) {
+        life().enter("dup");
+        try {
+            local.engine.checkAbort();
+            CommHints h = local.hints.with("dup", hints, local.engine.jobFabric());
+            ShmInterComm c = new ShmInterComm(local, agreeAcross(), local.group.clone(), peers.group.clone());
+            c.local.hints = h;
+            c.peers.hints = h;
+            return c;
+        } finally {
+            life().exit();
+        }
+    }
+
+    @Override
+    public String hint(String key) {
+        return local.hint(key);
     }
 
     private RankLifecycle life() {

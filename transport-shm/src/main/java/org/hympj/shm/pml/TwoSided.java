@@ -36,7 +36,7 @@ final class TwoSided implements PointToPoint {
         Args.buffer(op, buf, offset, count, type, comm.segment);
         Args.dest(op, dest, comm.size);
         Args.sendTag(op, tag);
-        engine.channelFor(comm.world(dest), op); // a route error is thrown here, before anything changes
+        engine.channelFor(comm.hints.policy().routes(), comm.world(dest), op); // a route error is thrown here, before anything changes
         SendReq bound = bind(s, buf, offset, count, type, dest, tag, comm.ctx);
         bound.synchronous = synchronous;
         return bound;
@@ -48,8 +48,9 @@ final class TwoSided implements PointToPoint {
         s.buf.set(buf, offset, count, type, engine);
         s.dest = comm.world(dest);
         s.layout = Layout.of(type, count);
-        s.channel = engine.channelFor(s.dest, s.buf.bytes, s.layout, "send");
-        s.stripe = engine.stripeFor(s.dest, s.buf.bytes, s.layout);
+        s.policy = comm.hints.policy();
+        s.channel = engine.channelFor(s.policy.routes(), s.dest, s.buf.bytes, s.layout, "send");
+        s.stripe = engine.stripeFor(s.policy.routes(), s.dest, s.buf.bytes, s.layout);
         s.tag = tag;
         s.ctx = context;
         engine.traceRoute(s);
@@ -69,6 +70,7 @@ final class TwoSided implements PointToPoint {
         r.buf.set(buf, offset, count, type, engine);
         r.source = source == Comm.ANY_SOURCE ? Comm.ANY_SOURCE : comm.world(source);
         r.localOf = comm.localOf;
+        r.policy = comm.hints.policy();
         r.tag = tag;
         r.ctx = context;
         return r;

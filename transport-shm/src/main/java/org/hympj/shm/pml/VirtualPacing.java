@@ -33,9 +33,8 @@ final class VirtualPacing extends ModelPacing {
     /** Per source: the instant its last message (EAGER, EAGER_BULK, RTS) was read, over both fabrics. */
     private final long[] messageLast;
 
-    private VirtualPacing(FabricTiming timing, boolean handshakePuts, TraceEvents events, int channels, int size,
-                          VirtualOrder order) {
-        super(timing, handshakePuts, events);
+    private VirtualPacing(FabricTiming timing, TraceEvents events, int channels, int size, VirtualOrder order) {
+        super(timing, events);
         this.clock = timing.clock();
         this.order = order;
         this.size = size;
@@ -43,9 +42,8 @@ final class VirtualPacing extends ModelPacing {
         this.messageLast = new long[size];
     }
 
-    static Pacing of(FabricTiming timing, JobFabric jobFabric, TraceEvents events, int channels, int size,
-                     VirtualOrder order) {
-        return new VirtualPacing(timing, jobFabric.handshakePuts(), events, channels, size, order);
+    static Pacing of(FabricTiming timing, TraceEvents events, int channels, int size, VirtualOrder order) {
+        return new VirtualPacing(timing, events, channels, size, order);
     }
 
     @Override
@@ -67,7 +65,7 @@ final class VirtualPacing extends ModelPacing {
 
     @Override
     long rtsBooking(RecvReq r, long rtsVis) {
-        return handshakePuts ? matchStamp(r, rtsVis) : Long.MIN_VALUE;
+        return r.policy.handshakePuts() ? matchStamp(r, rtsVis) : Long.MIN_VALUE;
     }
 
     @Override
@@ -200,7 +198,7 @@ final class VirtualPacing extends ModelPacing {
     @Override
     long rtsStamp(SendReq s) {
         // the RTS carries the send's start: the clear-to-send cannot leave before it
-        if (!handshakePuts) {
+        if (!s.policy.handshakePuts()) {
             return s.startStamp;
         }
         turn(s.startStamp);
@@ -215,8 +213,8 @@ final class VirtualPacing extends ModelPacing {
     }
 
     @Override
-    long ctsStamp(int channel, int dest, long rtsVis, long matchAt) {
-        if (!handshakePuts) {
+    long ctsStamp(RecvReq r, int channel, int dest, long rtsVis, long matchAt) {
+        if (!r.policy.handshakePuts()) {
             return matchAt;
         }
         turn(matchAt);

@@ -18,7 +18,9 @@ import org.hympj.shm.testing.MultiRank;
  * ({@link Comm#wtime}: modelled time, one epoch for all ranks), the minimum over ITERS, is
  * printed by rank 1 as {@code SPAN_NS n}. The data is checked.
  *
- * <pre>usage: RndvHandshakeRank BYTES ITERS</pre>
+ * <pre>usage: RndvHandshakeRank BYTES ITERS [SCHED_HINT]</pre>
+ *
+ * With SCHED_HINT the messages go on a duplicate of the world with that {@code hympj.sched} hint.
  */
 public final class RndvHandshakeRank {
     private RndvHandshakeRank() {
@@ -28,7 +30,7 @@ public final class RndvHandshakeRank {
         int bytes = Integer.parseInt(args[0]);
         int iters = Integer.parseInt(args[1]);
         try (Mpj mpj = Mpj.init(args)) {
-            Comm c = mpj.world();
+            Comm c = args.length > 2 ? mpj.world().dup(java.util.Map.of(Comm.HINT_SCHED, args[2])) : mpj.world();
             check(c.size() == 2, "needs 2 ranks, has %d", c.size());
             byte[] buf = new byte[bytes];
             double[] sent = new double[iters];

@@ -28,8 +28,10 @@ import org.junit.jupiter.api.Timeout;
 class RndvHandshakeTest {
     private static final int BYTES = 64 << 10;
 
-    private static long span(String sched) {
-        LaunchSpec spec = MultiRank.spec(2, RndvHandshakeRank.class, Integer.toString(BYTES), "6")
+    private static long span(String sched, String... hint) {
+        String[] args = hint.length == 0 ? new String[] {Integer.toString(BYTES), "6"}
+            : new String[] {Integer.toString(BYTES), "6", hint[0]};
+        LaunchSpec spec = MultiRank.spec(2, RndvHandshakeRank.class, args)
             .model("tofu").route("tca").sched(sched).computeScale(0).eagerLimit(8 << 10);
         JobResult r = MultiRank.runAndPass(spec, new String[] {"rndv-handshake"});
         List<String> lines = MultiRank.lines(r, 1, "SPAN_NS ");
@@ -78,5 +80,16 @@ class RndvHandshakeTest {
         System.out.println("# " + what);
         // on virtual time the handshake costs exactly its two control puts (2% for rounding)
         assertTrue(Math.abs(extra - handshake) <= handshake / 50, what);
+    }
+
+    /** A communicator with the hint hympj.sched rndv pays the handshake in a job whose --sched is none. */
+    @Test
+    @Timeout(value = 200, unit = TimeUnit.SECONDS)
+    void theRndvHintPaysTheHandshakeAsTheJobWideSetting() {
+        long jobWide = span("rndv");
+        long hinted = span("none", "rndv");
+        long unpaid = span("rndv", "none");
+        assertEquals(jobWide, hinted, "--sched rndv vs --sched none with the hint rndv");
+        assertTrue(unpaid < jobWide - controlPutNs(), "--sched rndv with the hint none: " + unpaid + " vs " + jobWide);
     }
 }
