@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Open MPI (C, shared-memory vader transport) anchors for the collectives, modelled on
-# /work/shared/anchors/run-openmpi.sh (same mpirun flags); prints CSV rows:
+# ../shared/anchors/run-openmpi.sh (same mpirun flags); prints CSV rows:
 # system,test,variant,size,rep,value,unit.
 # usage: run-openmpi-extra.sh allreduce [sizes...]   MPI_Allreduce of DOUBLE (SUM), us per call,
 #                                                     NP ranks (env NP, default 8; sizes default 8 65536)

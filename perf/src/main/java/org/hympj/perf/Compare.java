@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * (between {@code <!-- compare:TEST -->} and {@code <!-- /compare:TEST -->}, the rest kept).
  */
 public final class Compare {
-    static final String DEFAULT_ANCHOR = "/work/shared/anchors/run-openmpi.sh";
+    /** The anchors beside the checkout, as the team keeps them ({@code ../shared/anchors}). */
+    static final String DEFAULT_ANCHOR = "../shared/anchors/run-openmpi.sh";
     static final String ANCHOR_SYSTEM = "openmpi-c";
     /** Default of --quiet for the driver: wait for 90% idle CPUs before each launch. */
     static final double DEFAULT_QUIET = 0.9;
@@ -45,7 +46,7 @@ public final class Compare {
         "       allreduce and barrier use their own anchor script, perf/anchors/run-openmpi-extra.sh (env NP = --np)",
         "options:",
         "  --rounds R            rounds of (Open MPI, HyMPJ), order alternating; default 5",
-        "  --anchor PATH         the anchor script (default " + DEFAULT_ANCHOR + ", env HYMPJ_ANCHOR)",
+        "  --anchor PATH         the anchor script (default $HYMPJ_HOME/" + DEFAULT_ANCHOR + ", env HYMPJ_ANCHOR)",
         "  --doc FILE            Markdown file to update (default $HYMPJ_HOME/docs/PERFORMANCE.md)",
         "  --no-doc              print the table only",
         "  --results DIR         where the raw CSV goes (default $HYMPJ_HOME/perf/results)",
@@ -84,7 +85,7 @@ public final class Compare {
 
     private final BenchOptions bench;
     private int rounds = 5;
-    private String anchor = System.getenv().getOrDefault("HYMPJ_ANCHOR", DEFAULT_ANCHOR);
+    private String anchor = System.getenv().getOrDefault("HYMPJ_ANCHOR", home().resolve(DEFAULT_ANCHOR).normalize().toString());
     /** True when --anchor or HYMPJ_ANCHOR chose the script; else a benchmark may name its own. */
     private boolean anchorExplicit = System.getenv("HYMPJ_ANCHOR") != null;
     private Path doc;

@@ -118,6 +118,7 @@ public final class PingPong {
         for (int bch = -1; bch < Rows.NBATCH; bch++) {
             int n = bch < 0 ? warm : per;
             comm.barrier();
+            long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
             long t0 = System.nanoTime();
             if (rank == 0) {
                 for (int i = 0; i < n; i++) {
@@ -134,6 +135,7 @@ public final class PingPong {
             if (bch >= 0) {
                 bt[bch] = el * 1e-3 / (2.0 * per);
             }
+            Rows.batch("blocking", size, bch, el * 1e-3 / (2.0 * n), jit);
         }
         return Rows.median(bt);
     }

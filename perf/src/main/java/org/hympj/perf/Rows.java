@@ -19,7 +19,28 @@ public final class Rows {
      */
     public static final boolean PREPASS = Boolean.getBoolean("hympj.perf.prepass");
 
+    /**
+     * Opt-in ({@code --verbose --jvm-arg -Dhympj.perf.batches=true}): every rank prints each
+     * batch's figure and the JIT's compile time during it, to tell a slow batch that shared a
+     * core with the compiler from one that did not.
+     */
+    public static final boolean BATCHES = Boolean.getBoolean("hympj.perf.batches");
+
     private Rows() {
+    }
+
+    /** The JIT's total compile time so far in ms (-1 when the JVM does not say). */
+    public static long compileMillis() {
+        java.lang.management.CompilationMXBean c = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
+    }
+
+    /** With {@link #BATCHES}: one comment line for a batch (-1 = the warm-up batch). */
+    public static void batch(String test, long size, int batch, double value, long compileMsBefore) {
+        if (BATCHES) {
+            System.out.println(String.format(Locale.ROOT, "# %s %d batch %d: %.3f, JIT %d ms during it", test, size, batch,
+                value, compileMillis() - compileMsBefore));
+        }
     }
 
     /** Median as the anchors compute it: the middle value, or the mean of the two middle ones. */

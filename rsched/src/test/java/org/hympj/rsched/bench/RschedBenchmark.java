@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * 48 destinations. Targets: 14 puts &lt; 20 µs, 1,000 puts &lt; 5 ms for bl:4 and bl+.
  *
  * <pre>
- * cd /work/main
+ * (from the checkout)
  * mvn -B -q -pl rsched test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
  * java -cp rsched/target/test-classes:rsched/target/classes:$(cat rsched/target/bench.cp) \
  *     org.openjdk.jmh.Main RschedBenchmark [-p policy=bl:4,bl+ -p set=les14,random1000]

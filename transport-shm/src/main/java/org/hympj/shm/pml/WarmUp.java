@@ -4,26 +4,35 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
+import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 
 /**
- * Runs a rank's hot paths on messages to itself until the JIT has compiled them, before the
- * program's first call (issue 18). A JVM runs new code in its interpreter and compiles it
+ * Runs a rank's hot paths on messages to its neighbours until the JIT has compiled them, before
+ * the program's first call (issue 18). A JVM runs new code in its interpreter and compiles it
  * while it runs: without this, a program's first thousands of messages go at interpreter
  * speed, and with C2 (a core per rank) its compiler threads compete with the ranks for the
  * cores during the program's first second — a benchmark's warm-up of a few thousand
  * iterations ends before the paths are compiled, and a launch whose compilation lands in a
  * timed batch measures 3–6 times slower (docs/PERFORMANCE.md).
  *
- * <p>What runs: an 8-byte sendrecv, a persistent set of a contiguous, a
+ * <p>The messages go to real peers, the ring neighbours on the world communicator (to itself
+ * in a job of one): a warm-up on messages to itself never waits, never takes a packet from
+ * another rank's ring and never matches a receive posted before its message came, so the code
+ * it compiled was thrown away ("made not entrant") at the program's first wait, and the program's
+ * first batches paid 200–500 ms of recompilation per rank (measured with
+ * {@code -XX:+PrintCompilation}, 8-byte ping-pong, session 7).
+ *
+ * <p>What runs: an 8-byte sendrecv, blocking send and receive (even ranks send first, odd
+ * ones receive first: no cycle even at a tiny eager limit), a persistent set of a contiguous, a
  * block-strided and an element-strided face (2 KiB each, the eager path with packing and
  * unpacking), isend/irecv with waitAll, an empty probe, and now and then a 64 KiB and a 1 MiB
- * exchange (bulk eager, and rendezvous at the default limits) — every message to this rank
- * itself on the world communicator, tag {@link #TAG}, all of them received before the
- * program starts (nothing of it can match a program's receive). It runs in rounds until the
- * JVM's total compilation time has not moved for {@link #QUIET_ROUNDS} rounds (a short sleep
- * after each round gives the compiler threads the core), at most {@code budgetNanos}.
+ * exchange (bulk eager, and rendezvous at the default limits) — on the world communicator,
+ * tag {@link #TAG}, every message received before the program starts (nothing of it can
+ * match a program's receive). It runs in rounds; after each, the ranks agree (an allreduce)
+ * whether every JVM's total compilation time has stood still for {@link #QUIET_ROUNDS} rounds
+ * or some rank has used {@code budgetNanos}, so all of them stop after the same round.
  */
 public final class WarmUp {
     /** The tag of the warm-up's messages. */
@@ -44,10 +53,14 @@ public final class WarmUp {
     public record Result(int rounds, long nanos, boolean quiet) {
     }
 
-    /** Runs the warm-up on {@code world} (only this rank takes part); returns what it did. */
+    /** Runs the warm-up on {@code world}; every rank of it must call this (init does). */
     public static Result run(Comm world, long budgetNanos) {
         long t0 = System.nanoTime();
         int me = world.rank();
+        int n = world.size();
+        int right = (me + 1) % n;
+        int left = (me - 1 + n) % n;
+        boolean sendsFirst = me % 2 == 0;
         double[] block = new double[N * N * N];
         double[] ghosts = new double[3 * N * N];
         byte[] small = new byte[8];
@@ -55,50 +68,61 @@ public final class WarmUp {
         byte[] large = new byte[LARGE];
         byte[] largeBack = new byte[LARGE];
         PersistentRequest[] set = {
-            world.recvInit(ghosts, 0, N * N, Datatype.DOUBLE, me, TAG),
-            world.recvInit(ghosts, N * N, N * N, Datatype.DOUBLE, me, TAG),
-            world.recvInit(ghosts, 2 * N * N, N * N, Datatype.DOUBLE, me, TAG),
-            world.sendInit(block, 0, N * N, Datatype.DOUBLE, me, TAG),
-            world.sendInit(block, 0, 1, Datatype.DOUBLE.vector(N, N, N * N), me, TAG),
-            world.sendInit(block, 0, 1, Datatype.DOUBLE.vector(N * N, 1, N), me, TAG),
+            world.recvInit(ghosts, 0, N * N, Datatype.DOUBLE, left, TAG),
+            world.recvInit(ghosts, N * N, N * N, Datatype.DOUBLE, left, TAG),
+            world.recvInit(ghosts, 2 * N * N, N * N, Datatype.DOUBLE, left, TAG),
+            world.sendInit(block, 0, N * N, Datatype.DOUBLE, right, TAG),
+            world.sendInit(block, 0, 1, Datatype.DOUBLE.vector(N, N, N * N), right, TAG),
+            world.sendInit(block, 0, 1, Datatype.DOUBLE.vector(N * N, 1, N), right, TAG),
         };
         Request[] pair = new Request[2];
+        long[] mine = new long[2];
+        long[] all = new long[2];
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long lastCompile = -1;
         int quiet = 0;
         int rounds = 0;
         try {
-            while (System.nanoTime() - t0 < budgetNanos) {
+            while (true) {
                 for (int i = 0; i < PER_ROUND; i++) {
-                    // to itself a blocking send could wait for a receive that is never posted (rendezvous
-                    // at a small --eager-limit): every exchange posts its receive first
-                    world.sendrecv(small, 0, 8, Datatype.BYTE, me, TAG, back, 0, 8, Datatype.BYTE, me, TAG);
+                    world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
+                    if (n > 1) { // to itself a blocking send could wait for a receive never posted (rendezvous)
+                        if (sendsFirst) {
+                            world.send(small, 0, 8, Datatype.BYTE, right, TAG);
+                            world.recv(back, 0, 8, Datatype.BYTE, left, TAG, null);
+                        } else {
+                            world.recv(back, 0, 8, Datatype.BYTE, left, TAG, null);
+                            world.send(small, 0, 8, Datatype.BYTE, right, TAG);
+                        }
+                    }
                     Request.startAll(set);
                     Request.waitAll(set);
-                    pair[0] = world.irecv(back, 0, 8, Datatype.BYTE, me, TAG);
-                    pair[1] = world.isend(small, 0, 8, Datatype.BYTE, me, TAG);
+                    pair[0] = world.irecv(back, 0, 8, Datatype.BYTE, left, TAG);
+                    pair[1] = world.isend(small, 0, 8, Datatype.BYTE, right, TAG);
                     Request.waitAll(pair);
-                    world.iprobe(me, TAG - 1);
+                    world.iprobe(left, TAG - 1);
                     if (i % 25 == 0) {
                         // the bulk eager path, and above the eager limit the rendezvous
-                        world.sendrecv(large, 0, BULK, Datatype.BYTE, me, TAG, largeBack, 0, BULK, Datatype.BYTE, me,
-                            TAG);
-                        world.sendrecv(large, 0, LARGE, Datatype.BYTE, me, TAG, largeBack, 0, LARGE, Datatype.BYTE, me,
-                            TAG);
+                        world.sendrecv(large, 0, BULK, Datatype.BYTE, right, TAG, largeBack, 0, BULK, Datatype.BYTE,
+                            left, TAG);
+                        world.sendrecv(large, 0, LARGE, Datatype.BYTE, right, TAG, largeBack, 0, LARGE,
+                            Datatype.BYTE, left, TAG);
                     }
                 }
                 rounds++;
-                if (!timed) {
-                    continue;
+                if (timed) {
+                    long compile = jit.getTotalCompilationTime();
+                    quiet = compile == lastCompile ? quiet + 1 : 0;
+                    lastCompile = compile;
                 }
-                long compile = jit.getTotalCompilationTime();
-                quiet = compile == lastCompile ? quiet + 1 : 0;
-                lastCompile = compile;
-                if (quiet >= QUIET_ROUNDS) {
+                mine[0] = quiet >= QUIET_ROUNDS ? 0 : 1; // still compiling (always, when the JVM cannot say)
+                mine[1] = System.nanoTime() - t0 >= budgetNanos ? 1 : 0;
+                world.allreduce(mine, 0, all, 0, 2, Datatype.LONG, Op.MAX);
+                if (all[0] == 0 || all[1] == 1) {
                     break;
                 }
-                sleepBriefly();
+                sleepBriefly(); // the compiler threads get the cores
             }
         } finally {
             for (PersistentRequest r : set) {
