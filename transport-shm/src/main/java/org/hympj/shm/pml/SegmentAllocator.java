@@ -44,4 +44,21 @@ public final class SegmentAllocator {
     public long used() {
         return next;
     }
+
+    /** Bytes still free (before alignment). */
+    long free() {
+        return fabric.segmentBytes() - next;
+    }
+
+    /**
+     * Gives back everything allocated after {@code mark} (an earlier {@link #used()}): only for
+     * the library's own buffers that nothing refers to any more (the JIT warm-up's), so the
+     * program's first allocation starts where it would have without them.
+     */
+    void release(long mark) {
+        if (mark < 0 || mark > next) {
+            throw new IllegalArgumentException("release: mark " + mark + " is not in [0, " + next + "]");
+        }
+        next = mark;
+    }
 }

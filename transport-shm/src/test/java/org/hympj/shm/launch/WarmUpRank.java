@@ -8,8 +8,9 @@ import org.hympj.api.Status;
 /**
  * Rank program: what a program sees right after init with the JIT warm-up on or off — nothing
  * of the warm-up's messages to itself waits for it, and a ring of ANY_SOURCE / ANY_TAG
- * receives gets exactly the neighbours' messages (none of the warm-up's). Prints "CLEAN rank"
- * when all holds.
+ * receives gets exactly the neighbours' messages (none of the warm-up's), and the program's
+ * first segment allocation starts at the segment's start (the warm-up's segment buffers were
+ * given back). Prints "CLEAN rank" when all holds.
  */
 public final class WarmUpRank {
     public static void main(String[] args) {
@@ -19,6 +20,11 @@ public final class WarmUpRank {
             int n = w.size();
             if (w.iprobe(me, Comm.ANY_TAG) != null) {
                 throw new AssertionError("rank " + me + ": a message from itself waits right after init");
+            }
+            org.hympj.api.SegmentBuffer first = w.alloc(org.hympj.api.Primitive.BYTE, 64);
+            if (first.segmentOffset() != 0) {
+                throw new AssertionError("rank " + me + ": the first allocation is at " + first.segmentOffset()
+                    + " of the segment, not 0");
             }
             long[] out = {1000L * me + 7};
             long[] in = new long[1];
