@@ -104,8 +104,8 @@ public final class ShmMpj extends Mpj {
             org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
             engine.routeStatistics().clear(); // its messages are not the program's
             if (Boolean.getBoolean("hympj.warmup.report")) {
-                System.err.printf("# rank %d warm-up: %d rounds, %.0f ms%s%n", rank, w.rounds(), w.nanos() / 1e6,
-                    w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
+                System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%n", rank, w.rounds(),
+                    w.nanos() / 1e6, w.compileMillis(), w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
             }
         }
     }

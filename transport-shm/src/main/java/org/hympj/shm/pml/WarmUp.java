@@ -54,7 +54,7 @@ public final class WarmUp {
     }
 
     /** What a warm-up did: rounds run and nanoseconds spent. */
-    public record Result(int rounds, long nanos, boolean quiet) {
+    public record Result(int rounds, long nanos, boolean quiet, long compileMillis) {
     }
 
     /** Runs the warm-up on {@code world}; every rank of it must call this (init does). */
@@ -157,7 +157,8 @@ public final class WarmUp {
             }
             segment.release(mark);
         }
-        return new Result(rounds, System.nanoTime() - t0, quiet >= QUIET_ROUNDS);
+        return new Result(rounds, System.nanoTime() - t0, quiet >= QUIET_ROUNDS,
+            timed ? jit.getTotalCompilationTime() : -1);
     }
 
     /** Blocking send and receive of segment buffers, as a ping-pong's ranks do them. */
