@@ -206,6 +206,13 @@ public final class JobConfig {
             routeStats, p2p, traceDir, policy, barrier, clock, computeScale);
     }
 
+    /** A copy with another idle policy (as --idle). */
+    public JobConfig withIdle(String policy) {
+        return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,
+            inlineLimit, eagerLimit, model, subcluster, policy, coll, route, dilation, epochNanos, routeTable, stripe,
+            routeStats, p2p, traceDir, sched, schedBarrier, clock, computeScale);
+    }
+
     /** A copy with another point-to-point engine (twosided, onesided). */
     public JobConfig withP2p(String engine) {
         return new JobConfig(jobId, size, launcherPid, launcherStartMillis, segmentBytes, ringBytes, bulkBytes,

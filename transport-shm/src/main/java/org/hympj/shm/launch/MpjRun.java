@@ -80,7 +80,7 @@ public final class MpjRun {
         "  --net-term-size B     Aeron term length of each connection between hosts (default 1m)",
         "  --net-timeout SEC     a peer on another host silent for SEC seconds is lost (default 10; a dead rank",
         "                        or host is reported by its agent within milliseconds anyway)",
-        "  --net-driver-idle P   how each host's media driver idles, as --idle (default backoff:100:100000:10000:1000000)",
+        "  --net-driver-idle P   how each host's media driver idles, as --idle (default " + LaunchSpec.DEFAULT_DRIVER_IDLE + ")",
         "  -x NAME               pass the launcher's environment variable NAME to the ranks on every host",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
         "                        completions, waits) to DIR/rank-<r>/ (Chronicle Queues; DIR is created,",

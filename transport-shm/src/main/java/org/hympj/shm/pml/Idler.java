@@ -70,6 +70,17 @@ public final class Idler {
         this.exitedListener = listener;
     }
 
+    /** What {@code auto} is when busy threads outnumber the cores: no spin, yields, then parks. */
+    public static final String OVERSUBSCRIBED = "backoff:0:20000:20000:500000";
+
+    /**
+     * The policy {@code auto} stands for when {@code threads} busy threads (ranks, and the media
+     * drivers of local hosts) share {@code cores}: {@code auto} itself, or {@link #OVERSUBSCRIBED}.
+     */
+    public static String auto(int threads, int cores) {
+        return threads > cores ? OVERSUBSCRIBED : "auto";
+    }
+
     public static IdleStrategy strategy(String idle, int ranks, int cores) {
         if (idle.startsWith("backoff:")) {
             long[] v = backoffParameters(idle);
@@ -91,7 +102,7 @@ public final class Idler {
                     // oversubscribed: hand the core over at once (a spin only delays the peer that needs
                     // it: 8-rank halo3d N=16 54 against 80 us, barrier 17.5 against 31.6 us with 20 spins,
                     // docs/PERFORMANCE.md); park only after long quiet
-                    return new BackoffIdleStrategy(0, 20_000, 20_000, 500_000);
+                    return strategy(OVERSUBSCRIBED, ranks, cores);
                 }
                 // a few microseconds of spinning catches a quick reply; then yield, so the JVM's own
                 // compiler and GC threads get the core (long spins starved C2: minutes of warm-up)
