@@ -53,6 +53,9 @@ public final class NetSettings {
         this.livenessNs = livenessNs;
     }
 
+    /** The largest MTU Aeron takes (a multiple of 32 below 64 KiB): frames over loopback. */
+    public static final int LOOPBACK_MTU = 65_504;
+
     /** The smallest MTU that carries a record of {@code recordBytes} (after Aeron's header), at least 1408. */
     public static int mtuFor(int recordBytes) {
         int need = recordBytes + FRAME_HEADER;

@@ -59,8 +59,14 @@ final class MultiHostLauncher {
             // cores: 33 us spinning first, 10.9 yielding at once)
             config = config.withIdle(Idler.auto(spec.np + spec.localHosts, Runtime.getRuntime().availableProcessors()));
         }
-        // every eager record is one network frame: the MTU holds the inline limit and the packet header
-        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), spec.netTermBytes,
+        // every eager record is one network frame: the MTU holds the inline limit and the packet header;
+        // between local hosts (loopback, 64 KiB MTU) frames as large as UDP takes, so a rendezvous
+        // streams 64 KiB pieces, not 1.4 KiB ones
+        int mtu = NetSettings.mtuFor(config.inlineLimit + 64);
+        if (spec.hostfile == null) {
+            mtu = Math.max(mtu, Math.min(NetSettings.LOOPBACK_MTU, spec.netTermBytes / 8));
+        }
+        NetSettings net = new NetSettings(mtu, spec.netTermBytes,
             spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis));
         Running running = new Running(spec, config, layout.withNet(net), JobKey.generate());
         Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
