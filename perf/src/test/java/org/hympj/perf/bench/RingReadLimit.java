@@ -21,7 +21,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *
  * <pre>
  * mvn -B -q -pl perf test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
- * java -cp perf/target/test-classes:$(cat perf/target/bench.cp) org.hympj.perf.bench.RingReadLimit [iterations]
+ * java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp perf/target/test-classes:$(cat perf/target/bench.cp) \
+ *     org.hympj.perf.bench.RingReadLimit [iterations]
  * </pre>
  *
  * Prints {@code limit,round,half round trip in µs}; the second process is started and ended by
@@ -46,6 +47,7 @@ public final class RingReadLimit {
         IoUtil.createEmptyFile(file, 2L * length, true);
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()); // Agrona's exports
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(RingReadLimit.class.getName());

@@ -68,8 +68,9 @@ final class Inbound implements ControlledMessageHandler {
      * Handles one packet. A packet that completed a request ends this ring's read for the pass
      * (BREAK): the caller may be waiting for just that request, and reading on would first look
      * at the next record's header — a line the sender wrote last (it zeroes the next header when
-     * it claims a record), so a cache miss on the critical path of every message, about 60 ns of
-     * an 8-byte one-way trip here (docs/PERFORMANCE.md). What is left is read by the next pass.
+     * it claims a record), so a cache miss on the critical path of every message: 30–70 ns of an
+     * 8-byte one-way trip on two bare rings here (perf's RingReadLimit, docs/PERFORMANCE.md). What
+     * is left is read by the next pass.
      */
     @Override
     public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
