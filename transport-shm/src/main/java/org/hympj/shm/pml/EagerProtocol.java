@@ -37,7 +37,9 @@ final class EagerProtocol {
     /** Writes the message if there is room now; true when it is written (or handed on to rendezvous and its RTS written). */
     boolean emit(SendReq s, RingBuffer ring) {
         int n = (int) s.buf.bytes;
-        if (n > inlineLimit) {
+        // above the inline limit: the bulk region on this host; to another host, one network frame
+        // when it holds the message (64 KiB frames over loopback), else the rendezvous
+        if (n > inlineLimit && (fabric.local(s.dest) || Packets.EAGER_HEADER + n > ring.maxMsgLength())) {
             return emitBulk(s, ring, n);
         }
         int idx = ring.tryClaim(Packets.EAGER, Packets.EAGER_HEADER + n);
