@@ -207,7 +207,7 @@ public final class LaunchSpec {
     }
 
     /**
-     * Whether each rank runs its hot paths on messages to itself until the JIT has compiled them,
+     * Whether the ranks run their hot paths with their ring neighbours until the JIT has compiled them,
      * before the program starts (org.hympj.shm.pml.WarmUp): "on" (the default; native jobs on the
      * two-sided engine, untraced, only) or "off".
      *

@@ -6,8 +6,8 @@ import org.hympj.api.Mpj;
 import org.hympj.api.Status;
 
 /**
- * Rank program: what a program sees right after init with the JIT warm-up on or off — nothing
- * of the warm-up's messages to itself waits for it, and a ring of ANY_SOURCE / ANY_TAG
+ * Rank program: what a program sees right after init with the JIT warm-up on or off — no
+ * message of the warm-up waits for it, and a ring of ANY_SOURCE / ANY_TAG
  * receives gets exactly the neighbours' messages (none of the warm-up's), and the program's
  * first segment allocation starts at the segment's start (the warm-up's segment buffers were
  * given back). Prints "CLEAN rank" when all holds.
@@ -20,6 +20,9 @@ public final class WarmUpRank {
             int n = w.size();
             if (w.iprobe(me, Comm.ANY_TAG) != null) {
                 throw new AssertionError("rank " + me + ": a message from itself waits right after init");
+            }
+            if (w.iprobe(Comm.ANY_SOURCE, org.hympj.shm.pml.WarmUp.TAG) != null) {
+                throw new AssertionError("rank " + me + ": a message with the warm-up's tag waits right after init");
             }
             org.hympj.api.SegmentBuffer first = w.alloc(org.hympj.api.Primitive.BYTE, 64);
             if (first.segmentOffset() != 0) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * --warm-up (org.hympj.shm.pml.WarmUp): on by default, each rank runs its paths on messages to
- * itself before the program starts and leaves nothing behind for the program; off skips it;
+ * --warm-up (org.hympj.shm.pml.WarmUp): on by default, the ranks run their paths with their ring
+ * neighbours before the program starts and leave nothing behind for the program; off skips it;
  * another value is refused before anything starts.
  */
 class WarmUpTest {
