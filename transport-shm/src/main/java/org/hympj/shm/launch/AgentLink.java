@@ -31,6 +31,8 @@ final class AgentLink {
     private final Process process;
     private final PrintStream to;
     private final StringBuilder stderr = new StringBuilder();
+    /** Reads the agent's standard error; joined before a message quotes it (it may lag the agent's end). */
+    private Thread stderrReader;
 
     private AgentLink(int host, String name, Process process) {
         this.host = host;
@@ -79,6 +81,7 @@ final class AgentLink {
             }
         }, "hympj-agent-err-" + host);
         err.setDaemon(true);
+        link.stderrReader = err;
         err.start();
         return link;
     }
@@ -86,6 +89,23 @@ final class AgentLink {
     /** Writes a command (ignored once the agent is gone). */
     void send(String line) {
         AgentWire.send(to, line);
+    }
+
+    /**
+     * What the agent (or the launch agent, e.g. ssh) wrote to its standard error, once it has
+     * ended: waits up to a second for the reader to reach the end of the stream, so a message
+     * about an agent that failed quotes what it said (the end of its standard output can be seen
+     * before its last error line is read).
+     */
+    String stderrAfterEnd() {
+        try {
+            if (process.waitFor(1, TimeUnit.SECONDS)) {
+                stderrReader.join(1_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return stderr();
     }
 
     /** What the agent (or the launch agent, e.g. ssh) wrote to its standard error so far. */

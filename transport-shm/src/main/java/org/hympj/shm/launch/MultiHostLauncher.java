@@ -188,7 +188,7 @@ final class MultiHostLauncher {
                 String name = layout.name(e.host);
                 if (e.line == null) {
                     agentEnded[e.host] = true;
-                    String err = links[e.host].stderr();
+                    String err = links[e.host].stderrAfterEnd();
                     throw new IOException("host " + name + ": its agent ended before it was ready"
                         + (err.isEmpty() ? "" : ": " + err));
                 }
