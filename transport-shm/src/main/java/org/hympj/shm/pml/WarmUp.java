@@ -107,15 +107,7 @@ public final class WarmUp {
             while (true) {
                 for (int i = 0; i < PER_ROUND; i++) {
                     world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
-                    if (n > 1) { // to itself a blocking send could wait for a receive never posted (rendezvous)
-                        if (sendsFirst) {
-                            world.send(small, 0, 8, Datatype.BYTE, right, TAG);
-                            world.recv(back, 0, 8, Datatype.BYTE, left, TAG, null);
-                        } else {
-                            world.recv(back, 0, 8, Datatype.BYTE, left, TAG, null);
-                            world.send(small, 0, 8, Datatype.BYTE, right, TAG);
-                        }
-                    }
+                    blockingPair(world, sendsFirst, small, back, 8, right, left);
                     Request.startAll(set);
                     Request.waitAll(set);
                     pair[0] = world.irecv(back, 0, 8, Datatype.BYTE, left, TAG);
@@ -131,9 +123,9 @@ public final class WarmUp {
                     }
                     if (segOut != null) {
                         world.sendrecv(segOut, 0, 8, Datatype.BYTE, right, TAG, segIn, 0, 8, Datatype.BYTE, left, TAG);
-                        segmentPair(world, sendsFirst, segOut, segIn, BULK, right, left);
+                        blockingPair(world, sendsFirst, segOut, segIn, BULK, right, left);
                         if (i % 25 == 0) {
-                            segmentPair(world, sendsFirst, segLargeOut, segLargeIn, LARGE, right, left);
+                            blockingPair(world, sendsFirst, segLargeOut, segLargeIn, LARGE, right, left);
                         }
                     }
                 }
@@ -161,9 +153,13 @@ public final class WarmUp {
             timed ? jit.getTotalCompilationTime() : -1);
     }
 
-    /** Blocking send and receive of segment buffers, as a ping-pong's ranks do them. */
-    private static void segmentPair(ShmComm world, boolean sendsFirst, SegmentBuffer out, SegmentBuffer in, int bytes,
-                                    int right, int left) {
+    /**
+     * Blocking send and receive (even ranks send first, odd ones receive first), as a ping-pong's
+     * ranks do them; alone, a sendrecv (to itself a blocking send could wait for a receive never
+     * posted, at rendezvous sizes).
+     */
+    private static void blockingPair(ShmComm world, boolean sendsFirst, Object out, Object in, int bytes,
+                                     int right, int left) {
         if (world.size() == 1) {
             world.sendrecv(out, 0, bytes, Datatype.BYTE, right, TAG, in, 0, bytes, Datatype.BYTE, left, TAG);
         } else if (sendsFirst) {
