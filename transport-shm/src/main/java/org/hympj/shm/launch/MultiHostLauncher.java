@@ -46,25 +46,23 @@ final class MultiHostLauncher {
         if (!spec.route.equals("auto")) {
             throw new IllegalArgumentException("--route " + spec.route + " chooses an emulated fabric: one host only");
         }
-        HostLayout layout;
-        if (spec.hostfile != null) {
-            layout = Hostfile.read(spec.hostfile).layout(spec.np);
-        } else {
-            layout = HostLayout.split(spec.np, spec.localHosts);
-        }
+        boolean oneMachine = spec.hostfile == null; // --local-hosts: every group on this machine, loopback between
+        HostLayout layout = oneMachine ? HostLayout.split(spec.np, spec.localHosts)
+            : Hostfile.read(spec.hostfile).layout(spec.np);
         JobConfig config = Launcher.config(spec, Launcher.newJobId());
-        if (spec.hostfile == null && config.idle.equals("auto")) {
-            // --local-hosts: every rank and every host's media driver share this machine's cores, and a
-            // rank that spins keeps a driver from its hop (8-byte ping-pong across 2 local hosts on 2
-            // cores: 33 us spinning first, 10.9 yielding at once)
-            config = config.withIdle(Idler.auto(spec.np + spec.localHosts, Runtime.getRuntime().availableProcessors()));
-        }
-        // every eager record is one network frame: the MTU holds the inline limit and the packet header;
-        // between local hosts (loopback, 64 KiB MTU) frames as large as UDP takes, so a rendezvous
-        // streams 64 KiB pieces, not 1.4 KiB ones
+        // a frame holds a record up to the inline limit and its header; over loopback frames are as large
+        // as UDP takes (64 KiB), so a rendezvous streams 64 KiB pieces, not 1.4 KiB ones, and a message
+        // that fits one frame goes eager
         int mtu = NetSettings.mtuFor(config.inlineLimit + 64);
-        if (spec.hostfile == null) {
+        if (oneMachine) {
             mtu = Math.max(mtu, Math.min(NetSettings.LOOPBACK_MTU, spec.netTermBytes / 8));
+            if (config.idle.equals("auto")) {
+                // every rank and every group's media driver share this machine's cores, and a rank that
+                // spins keeps a driver from its hop (8-byte ping-pong across 2 local hosts on 2 cores: 33 us
+                // spinning first, 10.9 yielding at once)
+                config = config.withIdle(Idler.auto(spec.np + spec.localHosts,
+                    Runtime.getRuntime().availableProcessors()));
+            }
         }
         NetSettings net = new NetSettings(mtu, spec.netTermBytes,
             spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis));
