@@ -12,10 +12,14 @@ public class Prequest extends Request {
     /** Run before each start (a BOOLEAN send copies its buffer into bytes); may be null. */
     private final Runnable beforeStart;
 
+    /** No step of the facade's own around the core request (as {@link CoreSet} needs). */
+    private final boolean plainCore;
+
     Prequest(PersistentRequest core, CorePending.After after, Runnable beforeStart) {
         super(new CorePending(core, after), true);
         this.core = core;
         this.beforeStart = beforeStart;
+        this.plainCore = after == null && beforeStart == null;
     }
 
     /**
@@ -26,6 +30,11 @@ public class Prequest extends Request {
         super(impl, true);
         this.core = null;
         this.beforeStart = start;
+        this.plainCore = false;
+    }
+
+    boolean plainCore() {
+        return plainCore;
     }
 
     /** Starts the operation (MPI_Start); it must not be active. */
@@ -52,6 +61,15 @@ public class Prequest extends Request {
     public static void Startall(Prequest[] requests) {
         if (requests == null) {
             throw new MPIException("Startall: requests must not be null");
+        }
+        CoreSet set = CoreSet.of(requests);
+        if (set != null && set.noneReady()) {
+            try {
+                org.hympj.api.Request.startAll(set.cores); // checks every request before it starts any
+                return;
+            } catch (RuntimeException e) {
+                throw MPIException.of("Startall", e); // the core names the request (active, freed)
+            }
         }
         int n = requests.length;
         PersistentRequest[] cores = new PersistentRequest[n];

@@ -42,6 +42,8 @@ public class Conformance {
         pass("requests");
         persistent();
         pass("persistent");
+        persistentSet();
+        pass("persistent-set");
         vCollectives();
         pass("v-collectives");
         prefixes();
@@ -264,6 +266,98 @@ public class Conformance {
         Ring.check(refused, "Start of an active request is refused");
         send.Free();
         recv.Free();
+    }
+
+    /**
+     * One array of persistent requests started and waited for again and again (a halo's loop:
+     * the facade keeps its core requests between the calls): data and statuses right on every
+     * iteration; an entry replaced in the array is the one started next; a request completed by
+     * a Testall but not yet reported is still active to the program (Startall refuses it, the
+     * next Waitall reports it); a freed entry is refused, naming the call.
+     */
+    static void persistentSet() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        int[] out = new int[3];
+        int[] in = new int[3];
+        int[] in2 = new int[3];
+        Prequest recv = world.Recv_init(in, 0, 3, MPI.INT, prev, 45);
+        Prequest send = world.Send_init(out, 0, 3, MPI.INT, next, 45);
+        Prequest[] set = {recv, send};
+        for (int it = 0; it < 6; it++) {
+            out[0] = it;
+            out[1] = me;
+            out[2] = -it;
+            Prequest.Startall(set);
+            Status[] st = Request.Waitall(set);
+            Ring.check(in[0] == it && in[1] == prev && in[2] == -it, "persistent set, iteration " + it + ": "
+                + Arrays.toString(in));
+            Ring.check(st.length == 2 && st[0].source == prev && st[0].tag == 45 && st[0].Get_count(MPI.INT) == 3
+                && st[0].index == 0 && st[1].index == 1, "persistent set, iteration " + it + ": statuses");
+        }
+        // replace the receive by another into a different buffer: the array's new entry is started
+        Prequest recv2 = world.Recv_init(in2, 0, 3, MPI.INT, prev, 45);
+        set[0] = recv2;
+        for (int it = 6; it < 9; it++) {
+            out[0] = it;
+            Prequest.Startall(set);
+            Request.Waitall(set);
+            Ring.check(in2[0] == it && in[0] == 5, "persistent set, replaced entry, iteration " + it + ": "
+                + Arrays.toString(in2) + " / " + Arrays.toString(in));
+        }
+        // completed by a Testall, not yet reported: still active to the program
+        int[] self = new int[1];
+        int[] none = new int[1];
+        Prequest toSelf = world.Send_init(self, 0, 1, MPI.INT, me, 46);
+        Prequest[] selfSet = {toSelf};
+        Prequest fromSelf = world.Recv_init(self, 0, 1, MPI.INT, me, 46);
+        for (int it = 0; it < 3; it++) {
+            Prequest.Startall(selfSet);
+            fromSelf.Start();
+            Request.Waitall(selfSet);
+            fromSelf.Wait();
+        }
+        Request never = world.Irecv(none, 0, 1, MPI.INT, me, 47); // nothing is ever sent with tag 47
+        Prequest.Startall(selfSet);
+        Request[] probe = {toSelf, never};
+        for (int i = 0; i < 50; i++) { // the 4-byte send to itself completes at once; these tests see it
+            Ring.check(Request.Testall(probe) == null, "Testall with a receive nothing matches");
+            sleepMs(1);
+        }
+        boolean refused = false;
+        try {
+            Prequest.Startall(selfSet);
+        } catch (MPIException e) {
+            refused = e.getMessage().startsWith("Startall");
+        }
+        Ring.check(refused, "Startall of a request a Testall completed but did not report is refused");
+        Status[] st = Request.Waitall(selfSet);
+        Ring.check(st[0].index == 0, "Waitall reports the request a Testall completed");
+        fromSelf.Start();
+        fromSelf.Wait();
+        never.Cancel();
+        Ring.check(never.Wait().Test_cancelled(), "the receive nothing matched is cancelled");
+        // a freed entry
+        toSelf.Free();
+        boolean freed = false;
+        try {
+            Prequest.Startall(selfSet);
+        } catch (MPIException e) {
+            freed = e.getMessage().startsWith("Startall") && e.getMessage().contains("freed");
+        }
+        Ring.check(freed, "Startall with a freed request is refused");
+        fromSelf.Free();
+        recv.Free();
+        recv2.Free();
+        send.Free();
+    }
+
+    private static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     static void vCollectives() {
