@@ -21,6 +21,12 @@ final class Hello {
     static final long TYPE_HELLO = -0x48454c4cL;
     /** The last frame of a connection: the sender finalized, nothing follows. */
     static final long TYPE_BYE = -0x425945L;
+    /**
+     * A rank of the sender's host failed (the sender saw it die, or heard of it): {@code magic:int,
+     * failedRank:int, code:int}. Without a launcher (srun, mpirun) it is how the other hosts learn
+     * of it at once, not when the connection falls silent.
+     */
+    static final long TYPE_FAILED = -0x4641494cL;
 
     static final int MAGIC = 0x48594e54; // "HYNT"
     /** Version of this layout and of the frame kinds. */

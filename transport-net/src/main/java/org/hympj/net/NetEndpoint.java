@@ -39,6 +39,10 @@ public final class NetEndpoint implements AutoCloseable {
     /** Told when a connection from a rank is gone before its BYE. */
     public interface PeerLost {
         void lost(int rank, String why);
+
+        /** A peer of another host (an admitted connection: the job's key) says {@code failedRank} failed. */
+        default void reported(int failedRank, int code, int by) {
+        }
     }
 
     private final int rank;
@@ -129,6 +133,28 @@ public final class NetEndpoint implements AutoCloseable {
             throw new IllegalArgumentException("rank " + peer + " is not on another host");
         }
         return r;
+    }
+
+    /**
+     * Tells every peer of another host that {@code failedRank} failed (best effort: a connection
+     * that cannot take it now is skipped). Their hosts abort naming it, as this host did.
+     *
+     * @return how many peers it went to
+     */
+    public int reportFailure(int failedRank, int code) {
+        int told = 0;
+        for (NetOutboundRing o : out) {
+            if (o != null && o.tryFailed(failedRank, code)) {
+                told++;
+            }
+        }
+        return told;
+    }
+
+    void failureReported(int by, int failedRank, int code) {
+        if (failedRank >= 0 && failedRank < endpoints.length) {
+            listener.reported(failedRank, code, by);
+        }
     }
 
     /** Connections refused so far (bad key, unexpected rank, not a HyMPJ sender). */

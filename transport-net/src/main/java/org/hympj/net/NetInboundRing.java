@@ -78,6 +78,12 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
             ended = true;
             return Action.CONTINUE;
         }
+        if (kind == Hello.TYPE_FAILED) {
+            if (length >= 12 && buffer.getInt(offset) == Hello.MAGIC) {
+                endpoint.failureReported(peer, buffer.getInt(offset + 4), buffer.getInt(offset + 8));
+            }
+            return Action.CONTINUE;
+        }
         return ACTIONS[handler.onMessage((int) kind, (MutableDirectBuffer) buffer, offset, length).ordinal()];
     }
 

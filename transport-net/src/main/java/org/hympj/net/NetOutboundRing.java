@@ -119,6 +119,23 @@ public final class NetOutboundRing implements RingBuffer {
         return true;
     }
 
+    /**
+     * Tells the peer that {@code failedRank} failed (after every packet before it); false when it
+     * could not go (not connected, back-pressured, closed): a best effort, the peer still notices
+     * a dead host when its connection falls silent.
+     */
+    boolean tryFailed(int failedRank, int code) {
+        if (!helloSent || publication.tryClaim(12, claim) <= 0) {
+            return false;
+        }
+        claimed.putInt(claim.offset(), Hello.MAGIC);
+        claimed.putInt(claim.offset() + 4, failedRank);
+        claimed.putInt(claim.offset() + 8, code);
+        claim.reservedValue(Hello.TYPE_FAILED);
+        claim.commit();
+        return true;
+    }
+
     void close() {
         publication.close();
     }

@@ -74,6 +74,9 @@ public final class ShmMpj extends Mpj {
         FabricTiming timing = jobFabric.model() == null ? null : new FabricTiming(jobFabric.model(),
             new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank, clock);
         this.engine = new Engine(fabric, c, jobFabric, control, !ownsJob, timing);
+        if (net != null) {
+            engine.onFailure(net::relayFailure); // a rank failed on this host: the other hosts hear it at once
+        }
         this.tracer = job.config().trace() ? openTrace(job.config(), rank, timing) : org.hympj.shm.trace.Tracer.NONE;
         if (clock != null) {
             tracer.clock(clock::now); // the journal records modelled time
@@ -94,6 +97,9 @@ public final class ShmMpj extends Mpj {
             life);
         engine.barrier(world::barrier);
         control.register(rank, ProcessHandle.current().pid());
+        if (envJob != null) {
+            envJob.cleanUpAtExit(control);
+        }
         if (ownsJob) {
             cleanup = new Thread(job::delete, "hympj-cleanup");
             Runtime.getRuntime().addShutdownHook(cleanup);

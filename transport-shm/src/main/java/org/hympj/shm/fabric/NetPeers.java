@@ -14,7 +14,10 @@ import org.hympj.shm.job.JobDirectory;
  * The peers of a rank on other hosts: its network endpoint (transport-net) on the host's media
  * driver, with the job's key and every host's endpoint from the job directory. A connection
  * lost before its goodbye aborts the host's job naming the rank, as a dead process on the host
- * does: every blocked rank of the host fails with RankFailedException naming it.
+ * does: every blocked rank of the host fails with RankFailedException naming it. A rank that sees
+ * its host abort naming a rank tells the peers of the other hosts ({@link #relayFailure}), whose
+ * hosts abort naming the same rank: a job without a launcher (srun, mpirun) learns of a dead rank
+ * at once on every host, not when a connection falls silent.
  */
 public final class NetPeers implements RemotePeers, AutoCloseable {
     private final NetEndpoint endpoint;
@@ -40,7 +43,22 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
             }
         }
         return new NetPeers(new NetEndpoint(job.aeronDir().toString(), hosts.net(), key, Version.get(), rank,
-            endpoints, (peer, why) -> control.abort(peer, JobControl.CODE_CONNECTION_LOST)));
+            endpoints, new NetEndpoint.PeerLost() {
+                @Override
+                public void lost(int peer, String why) {
+                    control.abort(peer, JobControl.CODE_CONNECTION_LOST);
+                }
+
+                @Override
+                public void reported(int failedRank, int code, int by) {
+                    control.abort(failedRank, code); // as if seen here: every blocked rank of the host names it
+                }
+            }));
+    }
+
+    @Override
+    public void relayFailure(int failedRank, int code) {
+        endpoint.reportFailure(failedRank, code);
     }
 
     @Override

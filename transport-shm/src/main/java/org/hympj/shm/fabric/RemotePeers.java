@@ -12,4 +12,7 @@ public interface RemotePeers {
 
     /** The ring packets from {@code peer} arrive in. */
     RingBuffer inbound(int peer);
+
+    /** Tells the peers of the other hosts that {@code failedRank} failed (this host aborted naming it). */
+    void relayFailure(int failedRank, int code);
 }

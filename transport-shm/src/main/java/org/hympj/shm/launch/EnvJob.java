@@ -44,6 +44,10 @@ public final class EnvJob {
     /** This rank created the node's directory (and runs its driver): it removes them at the end. */
     public final boolean leader;
     private final HostDriver driver;
+    /** {@link #finish} ran: the normal end looks after the files. */
+    private volatile boolean finished;
+    /** How long a rank leaving after a failure waits for the node's other ranks to be gone. */
+    private static final long LAST_OUT_WAIT_NS = 2_000_000_000L;
 
     private EnvJob(JobDirectory job, int rank, boolean leader, HostDriver driver) {
         this.job = job;
@@ -186,6 +190,7 @@ public final class EnvJob {
      * die: the job is then aborted anyway), closes the driver, removes the directory.
      */
     public void finish(JobControl control) {
+        finished = true;
         if (!leader) {
             return;
         }
@@ -214,6 +219,49 @@ public final class EnvJob {
             driver.close();
         }
         job.delete();
+    }
+
+    /**
+     * Installs this rank's exit step: when the rank's process ends without its normal end (an
+     * exception, a failure of another rank, System.exit), the node's last rank alive removes the
+     * node's files (and the leader's driver goes with its process). No launcher of ours runs
+     * here to clean up after a failure; the resource manager only ends the processes.
+     */
+    public void cleanUpAtExit(JobControl control) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> lastOneOut(control), "hympj-node-cleanup"));
+    }
+
+    private void lastOneOut(JobControl control) {
+        if (finished) {
+            return;
+        }
+        // leaving without finalize is a failure, as under the launcher: the others fail fast naming this rank
+        control.abort(rank, -1);
+        control.setState(rank, JobControl.STATE_FAILED); // leaving: the others do not wait for it here
+        HostLayout hosts = job.hosts();
+        long until = System.nanoTime() + LAST_OUT_WAIT_NS;
+        while (true) {
+            boolean othersGone = true;
+            for (int i = 0; i < hosts.localCount() && othersGone; i++) {
+                int r = hosts.localRank(i);
+                othersGone = r == rank || control.state(r) == JobControl.STATE_FAILED || !control.rankAlive(r);
+            }
+            if (othersGone) {
+                if (driver != null) {
+                    driver.close();
+                }
+                job.delete();
+                return;
+            }
+            if (System.nanoTime() - until > 0) {
+                return; // the last of them cleans up when it goes
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException x) {
+                return;
+            }
+        }
     }
 
     /** How long a leader waits for the goodbyes of the other nodes' ranks. */

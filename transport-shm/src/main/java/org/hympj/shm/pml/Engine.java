@@ -309,6 +309,14 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         pacing.exitCall();
     }
 
+    /**
+     * A job on several hosts: who tells the other hosts when this rank first sees its host abort
+     * naming a failed rank (before it throws RankFailedException).
+     */
+    public void onFailure(Idler.FailureRelay relay) {
+        idler.onFailure(relay);
+    }
+
     /** The schedule of the last Startall's set (null if it was not scheduled). */
     public org.hympj.rsched.Schedule lastSchedule() {
         return sets.lastSchedule();

@@ -49,6 +49,14 @@ public final class Idler {
     private int exitedCount;
     private int lastExited = -1;
     private ExitedPeers exitedListener;
+    /** Told once, when this rank first sees the job aborted naming a rank (the other hosts' peers are told). */
+    private FailureRelay failureRelay;
+    private boolean relayed;
+
+    /** Passes a failure this rank's host saw on to the ranks of the other hosts. */
+    public interface FailureRelay {
+        void relay(int failedRank, int code);
+    }
 
     Idler(JobConfig config, JobControl control, int rank, boolean launched) {
         this.control = control;
@@ -63,6 +71,11 @@ public final class Idler {
         if (launched) {
             LauncherWatchdog.start(config, control, rank);
         }
+    }
+
+    /** Who passes a failure on to the other hosts (a job on several hosts). */
+    void onFailure(FailureRelay relay) {
+        this.failureRelay = relay;
     }
 
     /** Who to tell about peers that finalized and exited (the engine). */
@@ -190,6 +203,10 @@ public final class Idler {
                     throw new MpjException("the launcher of this job (pid " + config.launcherPid + ") is gone; job aborted");
                 }
                 throw new MpjException("job aborted by its launcher (timeout or signal)");
+            }
+            if (failureRelay != null && !relayed) {
+                relayed = true;
+                failureRelay.relay(failed, control.failedCode());
             }
             throw new RankFailedException(failed, describe(control.failedCode()) + "; the job is aborted");
         }

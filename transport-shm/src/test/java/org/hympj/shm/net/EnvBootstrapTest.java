@@ -17,6 +17,8 @@ import org.hympj.shm.ShmMpj;
 import org.hympj.shm.launch.Launcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Ranks started without HyMPJ's launcher, as srun or mpirun start them: each finds its rank,
@@ -107,6 +109,73 @@ class EnvBootstrapTest {
         assertTrue(left.stream().noneMatch(d -> d.contains("hympj-ompi")), () -> "left behind: " + left);
     }
 
+    /**
+     * Without a launcher nobody but the ranks watches the job: a rank that dies is seen by the
+     * ranks of its node, which tell the other nodes over the network (no wait for the dead
+     * node's driver to fall silent). Victim 3 is not its node's first rank (that one keeps the
+     * node's driver), victim 2 is. Every survivor names the victim within 5 s.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {3})
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aRankThatDiesIsNamedOnEveryNodeWithin5s(int victim) throws Exception {
+        int np = 4;
+        String job = "f" + (System.nanoTime() % 1_000_000_000L);
+        int port = freePort();
+        String key = JobKey.generate().hex();
+        List<Process> procs = new ArrayList<>();
+        List<CompletableFuture<String>> outs = new ArrayList<>();
+        try {
+            for (int r = 0; r < np; r++) {
+                ProcessBuilder pb = new ProcessBuilder(javaCommand(EnvFailureRank.class.getName(),
+                    Integer.toString(victim))).redirectErrorStream(true);
+                slurm(pb.environment(), r, np, job, port, key);
+                Process p = pb.start();
+                procs.add(p);
+                outs.add(CompletableFuture.supplyAsync(() -> read(p)));
+            }
+            for (int r = 0; r < np; r++) {
+                assertTrue(procs.get(r).waitFor(60, TimeUnit.SECONDS), "rank " + r + " did not end");
+            }
+            String all = report(outs);
+            for (int r = 0; r < np; r++) {
+                if (r == victim) {
+                    continue;
+                }
+                String out = outs.get(r).get(10, TimeUnit.SECONDS);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("SAW (\\d+) (\\d+)").matcher(out);
+                assertTrue(m.find(), "rank " + r + " did not see the failure\n" + all);
+                assertEquals(victim, Integer.parseInt(m.group(1)), all);
+                long ms = Long.parseLong(m.group(2));
+                System.out.println("rank " + r + (r / 2 == victim / 2 ? " (same node)" : " (other node)")
+                    + " named rank " + victim + " after " + ms + " ms");
+                assertTrue(ms < 5000, "rank " + r + " took " + ms + " ms to name the dead rank\n" + all);
+            }
+        } finally {
+            for (Process p : procs) {
+                p.destroyForcibly();
+            }
+        }
+        Thread.sleep(500);
+        List<String> left = NamespaceHostsTest.allDirs();
+        assertTrue(left.stream().noneMatch(d -> d.contains("slurm" + job)), () -> "left behind: " + left);
+    }
+
+    /** Slurm's variables for rank r of np on two nodes, as srun sets them, and the job's bootstrap. */
+    private static void slurm(Map<String, String> env, int r, int np, String job, int port, String key) {
+        env.remove(ShmMpj.ENV_JOB_DIR);
+        env.remove(ShmMpj.ENV_RANK);
+        env.put("SLURM_PROCID", Integer.toString(r));
+        env.put("SLURM_NTASKS", Integer.toString(np));
+        env.put("SLURM_LOCALID", Integer.toString(r % 2));
+        env.put("SLURM_NODEID", Integer.toString(r / 2));
+        env.put("SLURM_STEP_TASKS_PER_NODE", "2(x" + np / 2 + ")");
+        env.put("SLURM_JOB_ID", job);
+        env.put("SLURM_STEP_ID", "0");
+        env.put("HYMPJ_BOOTSTRAP", "127.0.0.1:" + port);
+        env.put("HYMPJ_JOB_KEY", key);
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void severalNodesWithoutAKeyIsAClearError() throws Exception {
@@ -127,13 +196,14 @@ class EnvBootstrapTest {
         assertTrue(p.exitValue() != 0 && out.contains("HYMPJ_JOB_KEY is not set"), out);
     }
 
-    private static List<String> javaCommand(String main) {
+    private static List<String> javaCommand(String main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(Launcher.jvmFlags());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main);
+        cmd.addAll(List.of(args));
         return cmd;
     }
 
