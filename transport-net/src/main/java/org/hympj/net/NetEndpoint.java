@@ -142,14 +142,29 @@ public final class NetEndpoint implements AutoCloseable {
      * @return how many peers it went to
      */
     public int reportFailure(int failedRank, int code) {
+        boolean[] done = new boolean[out.length];
         int told = 0;
+        int remote = 0;
         for (NetOutboundRing o : out) {
-            if (o != null && o.tryFailed(failedRank, code)) {
-                told++;
-            }
+            remote += o == null ? 0 : 1;
         }
+        long until = System.nanoTime() + REPORT_TIMEOUT_NS;
+        do {
+            for (int p = 0; p < out.length; p++) {
+                if (out[p] != null && !done[p] && out[p].tryFailed(failedRank, code)) {
+                    done[p] = true;
+                    told++;
+                }
+            }
+            if (told < remote) {
+                Thread.yield();
+            }
+        } while (told < remote && System.nanoTime() - until < 0);
         return told;
     }
+
+    /** How long a failure notice may wait for connections that cannot take it at once. */
+    private static final long REPORT_TIMEOUT_NS = 200_000_000L;
 
     void failureReported(int by, int failedRank, int code) {
         if (failedRank >= 0 && failedRank < endpoints.length) {

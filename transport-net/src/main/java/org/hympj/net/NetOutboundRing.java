@@ -125,7 +125,10 @@ public final class NetOutboundRing implements RingBuffer {
      * a dead host when its connection falls silent.
      */
     boolean tryFailed(int failedRank, int code) {
-        if (!helloSent || publication.tryClaim(12, claim) <= 0) {
+        if (!helloSent && !sendHello()) {
+            return false; // a connection this rank never used opens with its HELLO, as any other
+        }
+        if (publication.tryClaim(12, claim) <= 0) {
             return false;
         }
         claimed.putInt(claim.offset(), Hello.MAGIC);

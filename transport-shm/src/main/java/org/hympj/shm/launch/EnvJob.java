@@ -7,28 +7,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.hympj.net.Bootstrap;
-import org.hympj.net.HostDriver;
 import org.hympj.net.JobKey;
 import org.hympj.net.NetSettings;
 import org.hympj.shm.job.HostLayout;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
 import org.hympj.shm.job.JobDirectory;
-import org.hympj.shm.pml.Idler;
 
 /**
  * A rank joining a job that a resource manager started ({@link RankEnvironment}: srun, mpirun),
  * with no launcher of HyMPJ's and no shared file system. The first rank of each node (its
  * leader) creates the node's job directory ({@code hympj-<job>-n<node>}); in a job on several
- * nodes it also runs the node's media driver (in its own process) and takes part in the
+ * nodes it also starts the node's media driver ({@link NodeDriver}, a process of its own that
+ * outlives any rank of the node and removes the node's files after the last) and takes part in the
  * {@link Bootstrap}: rank 0 serves it on {@code HYMPJ_BOOTSTRAP} ({@code host:port}, an address
  * of rank 0's node), each leader announces its node and endpoint with the job's key
  * ({@code HYMPJ_JOB_KEY}, 64 hex digits, the same on every node) and publishes the table in its
  * directory. The other ranks of the node wait for the directory to be complete and join it.
  *
- * <p>The leader owns the node's files: at its close it waits for the node's other ranks to
- * finalize (and, on several nodes, for every rank of the other nodes to say goodbye), then
- * closes the driver and removes the directory.
+ * <p>On one node the leader owns the node's files: at its close it waits for the node's other
+ * ranks to finalize, then removes the directory. On several nodes the leader's close waits for
+ * every rank of the other nodes to say goodbye, and the node's driver process removes the files
+ * once every rank of the node is gone.
  */
 public final class EnvJob {
     public static final String ENV_BOOTSTRAP = "HYMPJ_BOOTSTRAP";
@@ -41,15 +41,16 @@ public final class EnvJob {
 
     public final JobDirectory job;
     public final int rank;
-    /** This rank created the node's directory (and runs its driver): it removes them at the end. */
+    /** This rank created the node's directory (and started its driver). */
     public final boolean leader;
-    private final HostDriver driver;
+    /** The node's driver process (the leader of a node of a job on several nodes), else null. */
+    private final NodeDriver.Started driver;
     /** {@link #finish} ran: the normal end looks after the files. */
     private volatile boolean finished;
     /** How long a rank leaving after a failure waits for the node's other ranks to be gone. */
     private static final long LAST_OUT_WAIT_NS = 2_000_000_000L;
 
-    private EnvJob(JobDirectory job, int rank, boolean leader, HostDriver driver) {
+    private EnvJob(JobDirectory job, int rank, boolean leader, NodeDriver.Started driver) {
         this.job = job;
         this.rank = rank;
         this.leader = leader;
@@ -86,20 +87,23 @@ public final class EnvJob {
         NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), 1 << 20, 2 << 20, liveness);
         Bootstrap.Server server = e.rank == 0 ? new Bootstrap.Server(bootHost, bootPort, key, e.size) : null;
         JobDirectory job = JobDirectory.create(config, provisional(e).withNet(net), name);
-        HostDriver[] driver = new HostDriver[1];
+        NodeDriver.Started[] driver = new NodeDriver.Started[1];
         try {
             job.writeKey(key.hex());
             String table = Bootstrap.exchange(bootHost, bootPort, key, JOIN_TIMEOUT_MS, local -> {
                 String iface = env.getOrDefault(ENV_IFACE, local.getHostAddress());
-                driver[0] = HostDriver.launch(job.aeronDir(), net, Idler.strategy(LaunchSpec.DEFAULT_DRIVER_IDLE, 1,
-                    Runtime.getRuntime().availableProcessors()), iface, 0);
-                return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + driver[0].endpoint();
+                try {
+                    driver[0] = NodeDriver.start(job.path(), iface, e.firstOnNode(), e.localSize);
+                } catch (IOException x) {
+                    throw new java.io.UncheckedIOException(x);
+                }
+                return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + driver[0].endpoint;
             });
             JobDirectory published = job.publishHosts(layout(table, e).withNet(net));
             return new EnvJob(published, e.rank, true, driver[0]);
         } catch (IOException | RuntimeException x) {
             if (driver[0] != null) {
-                driver[0].close();
+                driver[0].process.destroy(); // its exit step removes what it made
             }
             job.delete();
             throw x;
@@ -186,12 +190,13 @@ public final class EnvJob {
     }
 
     /**
-     * The leader's end, after its own finalize: waits for the node's other ranks to finalize (or
-     * die: the job is then aborted anyway), closes the driver, removes the directory.
+     * The leader's end, after its own finalize: on one node, waits for the node's other ranks to
+     * finalize (or die: the job is then aborted anyway) and removes the directory; on several
+     * nodes the node's driver process does that once every rank of the node is gone.
      */
     public void finish(JobControl control) {
         finished = true;
-        if (!leader) {
+        if (!leader || driver != null) {
             return;
         }
         HostLayout hosts = job.hosts();
@@ -215,17 +220,14 @@ public final class EnvJob {
                 break;
             }
         }
-        if (driver != null) {
-            driver.close();
-        }
         job.delete();
     }
 
     /**
      * Installs this rank's exit step: when the rank's process ends without its normal end (an
      * exception, a failure of another rank, System.exit), the node's last rank alive removes the
-     * node's files (and the leader's driver goes with its process). No launcher of ours runs
-     * here to clean up after a failure; the resource manager only ends the processes.
+     * node's files (on several nodes the node's driver process does, after the last). No launcher
+     * of ours runs here to clean up after a failure; the resource manager only ends the processes.
      */
     public void cleanUpAtExit(JobControl control) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> lastOneOut(control), "hympj-node-cleanup"));
@@ -239,6 +241,9 @@ public final class EnvJob {
         control.abort(rank, -1);
         control.setState(rank, JobControl.STATE_FAILED); // leaving: the others do not wait for it here
         HostLayout hosts = job.hosts();
+        if (hosts.multiHost()) {
+            return; // the node's driver process removes the files after the last rank
+        }
         long until = System.nanoTime() + LAST_OUT_WAIT_NS;
         while (true) {
             boolean othersGone = true;
@@ -247,9 +252,6 @@ public final class EnvJob {
                 othersGone = r == rank || control.state(r) == JobControl.STATE_FAILED || !control.rankAlive(r);
             }
             if (othersGone) {
-                if (driver != null) {
-                    driver.close();
-                }
                 job.delete();
                 return;
             }

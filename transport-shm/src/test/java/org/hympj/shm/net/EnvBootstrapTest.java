@@ -116,7 +116,7 @@ class EnvBootstrapTest {
      * node's driver), victim 2 is. Every survivor names the victim within 5 s.
      */
     @ParameterizedTest
-    @ValueSource(ints = {3})
+    @ValueSource(ints = {3, 2})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aRankThatDiesIsNamedOnEveryNodeWithin5s(int victim) throws Exception {
         int np = 4;
