@@ -69,6 +69,11 @@ public final class Op {
         return commutative;
     }
 
+    /** True for MPI's predefined operations (SUM … MAXLOC), false for {@link #user} ones. */
+    public boolean isPredefined() {
+        return function == null;
+    }
+
     /**
      * True if this operation is defined on elements of {@code type}: SUM and PROD on the numeric
      * kinds, MAX and MIN on every kind, the logical and bitwise operations on the integer kinds

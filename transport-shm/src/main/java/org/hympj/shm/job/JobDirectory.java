@@ -115,9 +115,18 @@ public final class JobDirectory {
         return dir.resolve("job.coll");
     }
 
-    /** Bytes of the collective slots: two sets of one 320-byte slot per rank. */
+    /**
+     * Bytes of the collective slots: two sets of one 320-byte slot per rank (the one-wave
+     * allreduce and barrier), then the chunked allreduce's: two 64-byte stamp lines per rank, a
+     * chunk per rank and the result chunk ({@link #collChunk}).
+     */
     public static long collBytes(int ranks) {
-        return 2L * ranks * 320;
+        return 2L * ranks * 320 + 2L * ranks * 64 + (ranks + 1L) * collChunk(ranks);
+    }
+
+    /** The chunked allreduce's chunk: 64 KiB up to 16 ranks, 16 KiB above (the file stays small). */
+    public static int collChunk(int ranks) {
+        return ranks <= 16 ? 64 << 10 : 16 << 10;
     }
 
     /** Engine and link timelines of the emulated fabrics (only when the job emulates them). */

@@ -190,7 +190,7 @@ final class Collectives {
                          Datatype type, Op op) {
         count = elementCount(type, count);
         type = Datatype.of(type.primitive());
-        if (comm.shmReduce != null && ShmReduce.fits((long) count * type.size())) {
+        if (comm.shmReduce != null && comm.shmReduce.takes((long) count * type.size(), op)) {
             boolean inPlace = sendBuf == Comm.IN_PLACE;
             comm.shmReduce.allreduce(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
                 recvOffset, count, type.primitive(), op, comm.engine);

@@ -28,10 +28,21 @@ final class ShmReduce {
     private long call;
     private final Object[] scratch = new Object[Primitive.values().length * 2];
 
+    /** Counts above the slot (predefined operations): in chunks, a share of each folded by each rank. */
+    private final ShmChunkedReduce chunked;
+
     ShmReduce(AtomicBuffer region, int rank, int size) {
         this.region = region;
         this.rank = rank;
         this.size = size;
+        int chunk = org.hympj.shm.job.JobDirectory.collChunk(size);
+        this.chunked = region.capacity() >= bytes(size) + ShmChunkedReduce.bytes(size, chunk)
+            ? new ShmChunkedReduce(region, (int) bytes(size), rank, size, chunk) : null;
+    }
+
+    /** True when an allreduce of {@code bytes} with {@code op} goes through shared memory. */
+    boolean takes(long bytes, Op op) {
+        return fits(bytes) || (chunked != null && ShmChunkedReduce.takes(op));
     }
 
     static long bytes(int ranks) {
@@ -49,6 +60,10 @@ final class ShmReduce {
     /** acc (count elements of p, from src at srcOffset) reduced over all ranks into dst at dstOffset. */
     void allreduce(Object src, int srcOffset, Object dst, int dstOffset, int count, Primitive p, Op op,
                    Engine engine) {
+        if (!fits((long) count * p.bytes())) {
+            chunked.allreduce(src, srcOffset, dst, dstOffset, count, p, op, engine);
+            return;
+        }
         long c = ++call;
         int set = (int) (c & 1);
         int e = p.bytes();

@@ -573,6 +573,17 @@ public final class CollectivesRank {
             reduce(Primitive.DOUBLE, Op.SUM, n, np - 1, false);
             allreduce(Primitive.LONG, Op.SUM, n, s == 0);
         }
+        // the world's chunked shared-memory allreduce (above 256 B, predefined ops): several
+        // 64 KiB chunks and a last partial one, shares that do not split evenly, IN_PLACE,
+        // offsets, every kind of element (the sub-communicators take the message path)
+        allreduce(Primitive.DOUBLE, Op.SUM, 3 * 8192 + 5, false);
+        allreduce(Primitive.DOUBLE, Op.PROD, 8192 + 1, true);
+        allreduce(Primitive.INT, Op.MAX, 2 * 16384 + 3, true);
+        allreduce(Primitive.LONG, Op.MIN, 9000, false);
+        allreduce(Primitive.BYTE, Op.MIN, 70_001, false);
+        allreduce(Primitive.FLOAT, Op.SUM, 16_411, true);
+        allreduce(Primitive.SHORT, Op.SUM, 33_333, false);
+        allreduce(Primitive.CHAR, Op.MAX, 40_000, false);
         // a strided send type of the same size as a contiguous receive, by rendezvous
         int n = proto.rendezvousDoubles();
         Shape strided = new Shape(d.vector(n, 1, 2), 1, d, n);
