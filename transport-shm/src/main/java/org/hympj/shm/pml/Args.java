@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import java.lang.reflect.Array;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.SegmentBuffer;
@@ -43,7 +42,7 @@ final class Args {
                 throw new IllegalArgumentException(op + ": buf is " + c.getSimpleName() + " but type " + type
                     + " needs " + type.primitive().arrayClass().getSimpleName());
             }
-            length = Array.getLength(buf);
+            length = PrimitiveArrays.length(buf, type.primitive());
         }
         long span = type.span(count);
         if (offset + span > length) {

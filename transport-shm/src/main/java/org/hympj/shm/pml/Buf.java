@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import org.agrona.UnsafeApi;
 import org.hympj.api.Datatype;
 import org.hympj.api.Primitive;
 import org.hympj.api.SegmentBuffer;
@@ -12,14 +11,6 @@ import org.hympj.api.SegmentBuffer;
  * pull from it directly.
  */
 final class Buf {
-    private static final long[] BASE = new long[Primitive.values().length];
-
-    static {
-        for (Primitive p : Primitive.values()) {
-            BASE[p.ordinal()] = UnsafeApi.arrayBaseOffset(p.arrayClass());
-        }
-    }
-
     Object base;
     long addr;
     Datatype type;
@@ -42,7 +33,7 @@ final class Buf {
             this.segOffset = type.isContiguous() ? start : -1;
         } else {
             this.base = buf;
-            this.addr = BASE[type.primitive().ordinal()] + (long) offset * e;
+            this.addr = PrimitiveArrays.base(type.primitive()) + (long) offset * e;
             this.segOffset = -1;
         }
     }

@@ -106,7 +106,7 @@ final class HostCollectives {
         long c = call;
         int set = (int) (c % SETS);
         int e = p.bytes();
-        long base = UnsafeApi.arrayBaseOffset(p.arrayClass());
+        long base = PrimitiveArrays.base(p);
         Object tmp = scratch(p, 1, n);
         for (int j = 0; j < count; j++) {
             Object into = j == 0 ? acc : tmp;
@@ -124,7 +124,7 @@ final class HostCollectives {
         int set = (int) (c % SETS);
         int mine = slot(set, index);
         if (src != null) {
-            UnsafeApi.copyMemory(src, UnsafeApi.arrayBaseOffset(p.arrayClass()) + (long) srcOffset * p.bytes(), null,
+            UnsafeApi.copyMemory(src, PrimitiveArrays.base(p) + (long) srcOffset * p.bytes(), null,
                 region.addressOffset() + mine + 64, (long) n * p.bytes());
         }
         region.putLongRelease(mine, c);
@@ -142,7 +142,7 @@ final class HostCollectives {
         long c = ++call;
         int mine = slot((int) (c % SETS), 0);
         if (data != null) {
-            UnsafeApi.copyMemory(data, UnsafeApi.arrayBaseOffset(p.arrayClass()), null, region.addressOffset() + mine + 64,
+            UnsafeApi.copyMemory(data, PrimitiveArrays.base(p), null, region.addressOffset() + mine + 64,
                 (long) n * p.bytes());
         }
         region.putLongRelease(mine, c);
@@ -158,14 +158,14 @@ final class HostCollectives {
         }
         if (dst != null) {
             UnsafeApi.copyMemory(null, region.addressOffset() + s + 64, dst,
-                UnsafeApi.arrayBaseOffset(p.arrayClass()) + (long) dstOffset * p.bytes(), (long) n * p.bytes());
+                PrimitiveArrays.base(p) + (long) dstOffset * p.bytes(), (long) n * p.bytes());
         }
     }
 
     private Object scratch(Primitive p, int which, int n) {
         int i = p.ordinal() * 2 + which;
         Object a = scratch[i];
-        if (a == null || Array.getLength(a) < n) {
+        if (a == null || PrimitiveArrays.length(a, p) < n) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(n, DATA / p.bytes()));
             scratch[i] = a;
         }

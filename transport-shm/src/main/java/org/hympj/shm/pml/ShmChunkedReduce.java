@@ -75,7 +75,7 @@ final class ShmChunkedReduce {
 
     void allreduce(Object src, int srcOffset, Object dst, int dstOffset, int count, Primitive p, Op op, Engine engine) {
         int e = p.bytes();
-        long arrayBase = UnsafeApi.arrayBaseOffset(p.arrayClass());
+        long arrayBase = PrimitiveArrays.base(p);
         int perChunk = chunk / e;
         int align = LINE / e; // shares start on cache lines: no two ranks write one line of the result
         engine.resetIdle();

@@ -67,10 +67,10 @@ final class ShmReduce {
         long c = ++call;
         int set = (int) (c & 1);
         int e = p.bytes();
-        long base = UnsafeApi.arrayBaseOffset(p.arrayClass());
+        long base = PrimitiveArrays.base(p);
         int mine = slot(set, rank);
-        UnsafeApi.copyMemory(src, base + (long) srcOffset * e, null, region.addressOffset() + mine + 64,
-            (long) count * e);
+        int bytes = count * e;
+        copy(src, base + (long) srcOffset * e, null, region.addressOffset() + mine + 64, bytes);
         region.putLongRelease(mine, c);
         Object acc = scratch(p, 0, count);
         Object tmp = scratch(p, 1, count);
@@ -80,11 +80,12 @@ final class ShmReduce {
             while (region.getLongVolatile(s) != c) {
                 engine.idleStep(engine.progress()); // keeps point-to-point moving and checks for failures
             }
-            Object into = j == 0 ? acc : tmp;
-            UnsafeApi.copyMemory(null, region.addressOffset() + s + 64, into, base, (long) count * e);
+            copy(null, region.addressOffset() + s + 64, j == 0 ? acc : tmp, base, bytes);
             if (j > 0) {
                 op.apply(acc, 0, tmp, 0, count, p);        // tmp = acc op x_j (rank order)
-                System.arraycopy(tmp, 0, acc, 0, count);
+                Object t = acc;                              // the running result is now in tmp
+                acc = tmp;
+                tmp = t;
             }
         }
         System.arraycopy(acc, 0, dst, dstOffset, count);
@@ -108,10 +109,25 @@ final class ShmReduce {
         }
     }
 
+    /**
+     * Copies at most {@link #DATA} bytes with plain 8- and 1-byte moves: on C1 (oversubscribed
+     * ranks) {@code Unsafe.copyMemory} is a call into the VM, which 9 copies per 8-rank allreduce
+     * felt.
+     */
+    private static void copy(Object src, long srcOff, Object dst, long dstOff, int bytes) {
+        int i = 0;
+        for (; i + 8 <= bytes; i += 8) {
+            UnsafeApi.putLong(dst, dstOff + i, UnsafeApi.getLong(src, srcOff + i));
+        }
+        for (; i < bytes; i++) {
+            UnsafeApi.putByte(dst, dstOff + i, UnsafeApi.getByte(src, srcOff + i));
+        }
+    }
+
     private Object scratch(Primitive p, int which, int count) {
         int i = p.ordinal() * 2 + which;
         Object a = scratch[i];
-        if (a == null || Array.getLength(a) < count) {
+        if (a == null || PrimitiveArrays.length(a, p) < count) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(count, DATA / p.bytes()));
             scratch[i] = a;
         }

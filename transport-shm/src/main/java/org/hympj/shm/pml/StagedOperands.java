@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import org.agrona.UnsafeApi;
 import org.hympj.api.Datatype;
 import org.hympj.api.Primitive;
 import org.hympj.api.SegmentBuffer;
@@ -56,7 +55,7 @@ final class StagedOperands {
     }
 
     private static long base(Primitive p) {
-        return UnsafeApi.arrayBaseOffset(p.arrayClass());
+        return PrimitiveArrays.base(p);
     }
 
 }
