@@ -34,29 +34,10 @@ class EnvBootstrapTest {
     void ranksStartedWithSlurmsVariablesOnTwoNodes() throws Exception {
         int np = 4;
         String job = Long.toString(System.nanoTime() % 1_000_000_000L);
-        int port = freePort();
-        String key = JobKey.generate().hex();
         List<Process> procs = new ArrayList<>();
         List<CompletableFuture<String>> outs = new ArrayList<>();
         try {
-            for (int r = 0; r < np; r++) {
-                ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
-                Map<String, String> env = pb.environment();
-                env.remove(ShmMpj.ENV_JOB_DIR);
-                env.remove(ShmMpj.ENV_RANK);
-                env.put("SLURM_PROCID", Integer.toString(r));
-                env.put("SLURM_NTASKS", Integer.toString(np));
-                env.put("SLURM_LOCALID", Integer.toString(r % 2));
-                env.put("SLURM_NODEID", Integer.toString(r / 2));
-                env.put("SLURM_STEP_TASKS_PER_NODE", "2(x2)");
-                env.put("SLURM_JOB_ID", job);
-                env.put("SLURM_STEP_ID", "0");
-                env.put("HYMPJ_BOOTSTRAP", "127.0.0.1:" + port);
-                env.put("HYMPJ_JOB_KEY", key);
-                Process p = pb.start();
-                procs.add(p);
-                outs.add(CompletableFuture.supplyAsync(() -> read(p)));
-            }
+            startSlurmRanks(np, job, javaCommand(NetRank.class.getName()), procs, outs);
             for (int r = 0; r < np; r++) {
                 assertTrue(procs.get(r).waitFor(150, TimeUnit.SECONDS), "rank " + r + " did not end");
             }
@@ -121,19 +102,10 @@ class EnvBootstrapTest {
     void aRankThatDiesIsNamedOnEveryNodeWithin5s(int victim) throws Exception {
         int np = 4;
         String job = "f" + (System.nanoTime() % 1_000_000_000L);
-        int port = freePort();
-        String key = JobKey.generate().hex();
         List<Process> procs = new ArrayList<>();
         List<CompletableFuture<String>> outs = new ArrayList<>();
         try {
-            for (int r = 0; r < np; r++) {
-                ProcessBuilder pb = new ProcessBuilder(javaCommand(EnvFailureRank.class.getName(),
-                    Integer.toString(victim))).redirectErrorStream(true);
-                slurm(pb.environment(), r, np, job, port, key);
-                Process p = pb.start();
-                procs.add(p);
-                outs.add(CompletableFuture.supplyAsync(() -> read(p)));
-            }
+            startSlurmRanks(np, job, javaCommand(EnvFailureRank.class.getName(), Integer.toString(victim)), procs, outs);
             for (int r = 0; r < np; r++) {
                 assertTrue(procs.get(r).waitFor(60, TimeUnit.SECONDS), "rank " + r + " did not end");
             }
@@ -159,6 +131,20 @@ class EnvBootstrapTest {
         Thread.sleep(500);
         List<String> left = NamespaceHostsTest.allDirs();
         assertTrue(left.stream().noneMatch(d -> d.contains("slurm" + job)), () -> "left behind: " + left);
+    }
+
+    /** Starts np ranks of {@code command} as srun would on two nodes; their output is read as they run. */
+    private static void startSlurmRanks(int np, String job, List<String> command, List<Process> procs,
+                                        List<CompletableFuture<String>> outs) throws IOException {
+        int port = freePort();
+        String key = JobKey.generate().hex();
+        for (int r = 0; r < np; r++) {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            slurm(pb.environment(), r, np, job, port, key);
+            Process p = pb.start();
+            procs.add(p);
+            outs.add(CompletableFuture.supplyAsync(() -> read(p)));
+        }
     }
 
     /** Slurm's variables for rank r of np on two nodes, as srun sets them, and the job's bootstrap. */
