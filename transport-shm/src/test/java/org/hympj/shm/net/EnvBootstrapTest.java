@@ -18,7 +18,7 @@ import org.hympj.shm.launch.Launcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Ranks started without HyMPJ's launcher, as srun or mpirun start them: each finds its rank,
@@ -37,7 +37,7 @@ class EnvBootstrapTest {
         List<Process> procs = new ArrayList<>();
         List<CompletableFuture<String>> outs = new ArrayList<>();
         try {
-            startSlurmRanks(np, job, javaCommand(NetRank.class.getName()), procs, outs);
+            startSlurmRanks(np, 2, job, javaCommand(NetRank.class.getName()), procs, outs);
             for (int r = 0; r < np; r++) {
                 assertTrue(procs.get(r).waitFor(150, TimeUnit.SECONDS), "rank " + r + " did not end");
             }
@@ -94,18 +94,21 @@ class EnvBootstrapTest {
      * Without a launcher nobody but the ranks watches the job: a rank that dies is seen by the
      * ranks of its node, which tell the other nodes over the network (no wait for the dead
      * node's driver to fall silent). Victim 3 is not its node's first rank (that one keeps the
-     * node's driver), victim 2 is. Every survivor names the victim within 5 s.
+     * node's driver), victim 2 is; on one node of 3 ranks, victim 1. Every survivor names the
+     * victim within 5 s, and nothing of the job is left in /dev/shm.
      */
     @ParameterizedTest
-    @ValueSource(ints = {3, 2})
+    @CsvSource({"2, 3", "2, 2", "1, 1"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aRankThatDiesIsNamedOnEveryNodeWithin5s(int victim) throws Exception {
-        int np = 4;
+    void aRankThatDiesIsNamedOnEveryNodeWithin5s(int nodes, int victim) throws Exception {
+        int perNode = nodes == 1 ? 3 : 2;
+        int np = nodes * perNode;
         String job = "f" + (System.nanoTime() % 1_000_000_000L);
         List<Process> procs = new ArrayList<>();
         List<CompletableFuture<String>> outs = new ArrayList<>();
         try {
-            startSlurmRanks(np, job, javaCommand(EnvFailureRank.class.getName(), Integer.toString(victim)), procs, outs);
+            startSlurmRanks(np, perNode, job, javaCommand(EnvFailureRank.class.getName(), Integer.toString(victim)),
+                procs, outs);
             for (int r = 0; r < np; r++) {
                 assertTrue(procs.get(r).waitFor(60, TimeUnit.SECONDS), "rank " + r + " did not end");
             }
@@ -119,7 +122,7 @@ class EnvBootstrapTest {
                 assertTrue(m.find(), "rank " + r + " did not see the failure\n" + all);
                 assertEquals(victim, Integer.parseInt(m.group(1)), all);
                 long ms = Long.parseLong(m.group(2));
-                System.out.println("rank " + r + (r / 2 == victim / 2 ? " (same node)" : " (other node)")
+                System.out.println("rank " + r + (r / perNode == victim / perNode ? " (same node)" : " (other node)")
                     + " named rank " + victim + " after " + ms + " ms");
                 assertTrue(ms < 5000, "rank " + r + " took " + ms + " ms to name the dead rank\n" + all);
             }
@@ -133,29 +136,29 @@ class EnvBootstrapTest {
         assertTrue(left.stream().noneMatch(d -> d.contains("slurm" + job)), () -> "left behind: " + left);
     }
 
-    /** Starts np ranks of {@code command} as srun would on two nodes; their output is read as they run. */
-    private static void startSlurmRanks(int np, String job, List<String> command, List<Process> procs,
+    /** Starts np ranks of {@code command} as srun would, perNode per node; their output is read as they run. */
+    private static void startSlurmRanks(int np, int perNode, String job, List<String> command, List<Process> procs,
                                         List<CompletableFuture<String>> outs) throws IOException {
         int port = freePort();
         String key = JobKey.generate().hex();
         for (int r = 0; r < np; r++) {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-            slurm(pb.environment(), r, np, job, port, key);
+            slurm(pb.environment(), r, np, perNode, job, port, key);
             Process p = pb.start();
             procs.add(p);
             outs.add(CompletableFuture.supplyAsync(() -> read(p)));
         }
     }
 
-    /** Slurm's variables for rank r of np on two nodes, as srun sets them, and the job's bootstrap. */
-    private static void slurm(Map<String, String> env, int r, int np, String job, int port, String key) {
+    /** Slurm's variables for rank r of np, perNode per node, as srun sets them, and the job's bootstrap. */
+    private static void slurm(Map<String, String> env, int r, int np, int perNode, String job, int port, String key) {
         env.remove(ShmMpj.ENV_JOB_DIR);
         env.remove(ShmMpj.ENV_RANK);
         env.put("SLURM_PROCID", Integer.toString(r));
         env.put("SLURM_NTASKS", Integer.toString(np));
-        env.put("SLURM_LOCALID", Integer.toString(r % 2));
-        env.put("SLURM_NODEID", Integer.toString(r / 2));
-        env.put("SLURM_STEP_TASKS_PER_NODE", "2(x" + np / 2 + ")");
+        env.put("SLURM_LOCALID", Integer.toString(r % perNode));
+        env.put("SLURM_NODEID", Integer.toString(r / perNode));
+        env.put("SLURM_STEP_TASKS_PER_NODE", perNode + "(x" + np / perNode + ")");
         env.put("SLURM_JOB_ID", job);
         env.put("SLURM_STEP_ID", "0");
         env.put("HYMPJ_BOOTSTRAP", "127.0.0.1:" + port);
