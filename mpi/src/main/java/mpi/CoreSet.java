@@ -22,13 +22,23 @@ final class CoreSet {
     private static volatile CoreSet last;
 
     private final Request[] owner;
+    /** Null when the array was seen once only, or holds a request that does not qualify. */
     private final Prequest[] members;
     final PersistentRequest[] cores;
+    /** Each core request's status (the request's own object, rewritten at each completion). */
+    final org.hympj.api.Status[] statuses;
+    /** The array's entries were looked at (a null {@link #members} then means: not plain). */
+    private final boolean built;
 
-    private CoreSet(Request[] owner, Prequest[] members, PersistentRequest[] cores) {
+    private CoreSet(Request[] owner, Prequest[] members, PersistentRequest[] cores, boolean built) {
         this.owner = owner;
         this.members = members;
         this.cores = cores;
+        this.built = built;
+        this.statuses = cores == null ? null : new org.hympj.api.Status[cores.length];
+        for (int i = 0; statuses != null && i < cores.length; i++) {
+            statuses[i] = cores[i].status();
+        }
     }
 
     /**
@@ -43,11 +53,14 @@ final class CoreSet {
             if (s.members != null && s.stillHolds(requests)) {
                 return s;
             }
+            if (s.built && s.members == null) {
+                return null; // not plain: the general path, without looking again on every call
+            }
             s = build(requests);
             last = s;
             return s.members == null ? null : s;
         }
-        last = new CoreSet(requests, null, null); // seen once: build on the next call with this array
+        last = new CoreSet(requests, null, null, false); // seen once: build on the next call with this array
         return null;
     }
 
@@ -68,16 +81,19 @@ final class CoreSet {
         PersistentRequest[] cores = new PersistentRequest[requests.length];
         for (int i = 0; i < requests.length; i++) {
             if (!(requests[i] instanceof Prequest)) {
-                return new CoreSet(requests, null, null);
+                return new CoreSet(requests, null, null, true);
             }
             Prequest p = (Prequest) requests[i];
+            if (p.impl == null) {
+                return new CoreSet(requests, null, null, false); // freed: the general path names it
+            }
             if (!p.plainCore()) {
-                return new CoreSet(requests, null, null);
+                return new CoreSet(requests, null, null, true);
             }
             members[i] = p;
             cores[i] = p.core;
         }
-        return new CoreSet(requests, members, cores);
+        return new CoreSet(requests, members, cores, true);
     }
 
     /**

@@ -190,7 +190,7 @@ public class Request {
         }
         for (int i = 0; i < out.length; i++) {
             Status s = new Status();
-            s.set(set.cores[i].status());
+            s.set(set.statuses[i]);
             s.index = i;
             out[i] = s;
         }
