@@ -74,8 +74,10 @@ public final class ShmMpj extends Mpj {
         FabricTiming timing = jobFabric.model() == null ? null : new FabricTiming(jobFabric.model(),
             new SharedTimelines(fabric.timelines(), rank), c.epochNanos, dilation, rank, clock);
         this.engine = new Engine(fabric, c, jobFabric, control, !ownsJob, timing);
-        if (net != null) {
-            engine.onFailure(net::relayFailure); // a rank failed on this host: the other hosts hear it at once
+        if (net != null && envJob != null) {
+            // no launcher of ours (srun, mpirun): a rank failed on this host, the other hosts hear it
+            // from the ranks at once; under the launcher its host agents spread it, with the exit code
+            engine.onFailure(net::relayFailure);
         }
         this.tracer = job.config().trace() ? openTrace(job.config(), rank, timing) : org.hympj.shm.trace.Tracer.NONE;
         if (clock != null) {
