@@ -42,7 +42,7 @@ final class Args {
                 throw new IllegalArgumentException(op + ": buf is " + c.getSimpleName() + " but type " + type
                     + " needs " + type.primitive().arrayClass().getSimpleName());
             }
-            length = PrimitiveArrays.length(buf, type.primitive());
+            length = PrimitiveArrays.length(buf);
         }
         long span = type.span(count);
         if (offset + span > length) {

@@ -252,7 +252,7 @@ final class Collectives {
     /** An array of at least {@code count} elements of {@code p} from {@code pool} (one per primitive), grown on demand. */
     static Object scratch(Object[] pool, Primitive p, int count) {
         Object a = pool[p.ordinal()];
-        if (a == null || PrimitiveArrays.length(a, p) < count) {
+        if (a == null || PrimitiveArrays.length(a) < count) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(count, 16));
             pool[p.ordinal()] = a;
         }

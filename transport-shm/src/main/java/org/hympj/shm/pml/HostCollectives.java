@@ -165,7 +165,7 @@ final class HostCollectives {
     private Object scratch(Primitive p, int which, int n) {
         int i = p.ordinal() * 2 + which;
         Object a = scratch[i];
-        if (a == null || PrimitiveArrays.length(a, p) < n) {
+        if (a == null || PrimitiveArrays.length(a) < n) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(n, DATA / p.bytes()));
             scratch[i] = a;
         }

@@ -27,11 +27,11 @@ final class PrimitiveArrays {
     }
 
     /**
-     * The length of {@code array}, an array of {@code p} (checked by the caller). A chain of
-     * exact-class tests, most used first: each is one compare of the object's class on C1 and
+     * The length of {@code array}, an array of a primitive type (checked by the caller). A chain
+     * of exact-class tests, most used first: each is one compare of the object's class on C1 and
      * C2 alike, where an enum switch costs a table lookup more on the ranks' hottest check.
      */
-    static int length(Object array, Primitive p) {
+    static int length(Object array) {
         if (array instanceof double[]) {
             return ((double[]) array).length;
         }

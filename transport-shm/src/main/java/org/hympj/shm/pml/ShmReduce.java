@@ -127,7 +127,7 @@ final class ShmReduce {
     private Object scratch(Primitive p, int which, int count) {
         int i = p.ordinal() * 2 + which;
         Object a = scratch[i];
-        if (a == null || PrimitiveArrays.length(a, p) < count) {
+        if (a == null || PrimitiveArrays.length(a) < count) {
             a = Array.newInstance(p.arrayClass().getComponentType(), Math.max(count, DATA / p.bytes()));
             scratch[i] = a;
         }
