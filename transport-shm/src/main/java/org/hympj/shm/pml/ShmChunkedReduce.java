@@ -1,6 +1,5 @@
 package org.hympj.shm.pml;
 
-import java.lang.reflect.Array;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.hympj.api.Op;
@@ -38,7 +37,9 @@ final class ShmChunkedReduce {
     private final int size;
     private final int chunk;
     private long call;
-    private final Object[] scratch = new Object[Primitive.values().length * 2];
+    /** The running fold and the next slot's share, one array per primitive each (Collectives.scratch). */
+    private final Object[] acc = new Object[Primitive.values().length];
+    private final Object[] next = new Object[Primitive.values().length];
 
     /** The region's bytes from {@code base} on: see {@link #bytes}. */
     ShmChunkedReduce(AtomicBuffer region, int base, int rank, int size, int chunk) {
@@ -116,8 +117,8 @@ final class ShmChunkedReduce {
 
     /** result[lo, lo+len) = slot0 op slot1 op … in rank order. */
     private void fold(Primitive p, Op op, int lo, int len, long arrayBase, int e) {
-        Object acc = scratch(p, 0);
-        Object next = scratch(p, 1);
+        Object acc = Collectives.scratch(this.acc, p, len);
+        Object next = Collectives.scratch(this.next, p, len);
         long from = (long) lo * e;
         UnsafeApi.copyMemory(null, slot(0) + from, acc, arrayBase, (long) len * e);
         for (int j = 1; j < size; j++) {
@@ -128,15 +129,5 @@ final class ShmChunkedReduce {
             next = t;
         }
         UnsafeApi.copyMemory(acc, arrayBase, null, result() + from, (long) len * e);
-    }
-
-    private Object scratch(Primitive p, int which) {
-        int i = p.ordinal() * 2 + which;
-        Object a = scratch[i];
-        if (a == null) {
-            a = Array.newInstance(p.arrayClass().getComponentType(), chunk / p.bytes());
-            scratch[i] = a;
-        }
-        return a;
     }
 }
