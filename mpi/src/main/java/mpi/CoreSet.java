@@ -14,27 +14,26 @@ import org.hympj.api.PersistentRequest;
  * wait for it), so the facade's per-call bookkeeping showed as 10–17 % of a halo iteration
  * (docs/PERFORMANCE.md, "The mpiJava facade").
  *
- * <p>Immutable. The last set used is kept in a volatile field: a program that calls from two
- * threads (beyond the {@code THREAD_FUNNELED} the facade gives) gets a rebuilt set, never a
- * mixed one.
+ * <p>Immutable, its arrays filled in the constructor, so the plain static field that keeps the
+ * last one publishes it safely (final fields): a program that calls from two threads (beyond the
+ * {@code THREAD_FUNNELED} the facade gives) may rebuild a set, never see a mixed one.
  */
 final class CoreSet {
-    private static volatile CoreSet last;
+    private static CoreSet last;
+    /** The array of the last call that had no set: a second call with it builds one. */
+    private static Request[] seenOnce;
 
     private final Request[] owner;
-    /** Null when the array was seen once only, or holds a request that does not qualify. */
+    /** Null when the array holds a request that does not qualify. */
     private final Prequest[] members;
     final PersistentRequest[] cores;
     /** Each core request's status (the request's own object, rewritten at each completion). */
     final org.hympj.api.Status[] statuses;
-    /** The array's entries were looked at (a null {@link #members} then means: not plain). */
-    private final boolean built;
 
-    private CoreSet(Request[] owner, Prequest[] members, PersistentRequest[] cores, boolean built) {
+    private CoreSet(Request[] owner, Prequest[] members, PersistentRequest[] cores) {
         this.owner = owner;
         this.members = members;
         this.cores = cores;
-        this.built = built;
         this.statuses = cores == null ? null : new org.hympj.api.Status[cores.length];
         for (int i = 0; statuses != null && i < cores.length; i++) {
             statuses[i] = cores[i].status();
@@ -50,18 +49,22 @@ final class CoreSet {
     static CoreSet of(Request[] requests) {
         CoreSet s = last;
         if (s != null && s.owner == requests) {
-            if (s.members != null && s.stillHolds(requests)) {
-                return s;
-            }
-            if (s.built && s.members == null) {
+            if (s.members == null) {
                 return null; // not plain: the general path, without looking again on every call
             }
-            s = build(requests);
-            last = s;
-            return s.members == null ? null : s;
+            if (s.stillHolds(requests)) {
+                return s;
+            }
+        } else if (seenOnce != requests) {
+            seenOnce = requests; // first call with this array: nothing made for it yet
+            return null;
         }
-        last = new CoreSet(requests, null, null, false); // seen once: build on the next call with this array
-        return null;
+        s = build(requests);
+        if (s == null) {
+            return null; // a freed entry: the general path names it
+        }
+        last = s;
+        return s.members == null ? null : s;
     }
 
     private boolean stillHolds(Request[] requests) {
@@ -81,19 +84,19 @@ final class CoreSet {
         PersistentRequest[] cores = new PersistentRequest[requests.length];
         for (int i = 0; i < requests.length; i++) {
             if (!(requests[i] instanceof Prequest)) {
-                return new CoreSet(requests, null, null, true);
+                return new CoreSet(requests, null, null);
             }
             Prequest p = (Prequest) requests[i];
             if (p.impl == null) {
-                return new CoreSet(requests, null, null, false); // freed: the general path names it
+                return null;
             }
             if (!p.plainCore()) {
-                return new CoreSet(requests, null, null, true);
+                return new CoreSet(requests, null, null);
             }
             members[i] = p;
             cores[i] = p.core;
         }
-        return new CoreSet(requests, members, cores, true);
+        return new CoreSet(requests, members, cores);
     }
 
     /**
