@@ -34,6 +34,21 @@ public final class Launcher {
     }
 
     /** The JVM flags every rank needs (from the build's single source, the root pom). */
+    /**
+     * The start of the command of a helper JVM of ours (a host agent, a node's driver process):
+     * {@code java} (a command name, or this JVM's), the library's flags, the serial collector
+     * (a helper allocates little and must not start GC threads beside the ranks), this class path.
+     */
+    static List<String> helperJvm(String java) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmFlags());
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        return cmd;
+    }
+
     public static List<String> jvmFlags() {
         try (InputStream in = Launcher.class.getResourceAsStream(JVM_OPTIONS)) {
             if (in == null) {

@@ -88,11 +88,7 @@ final class MultiHostLauncher {
             cmd.addAll(Arrays.asList(spec.launchAgent.trim().split("\\s+")));
             cmd.add(layout.name(h));
         }
-        cmd.add(spec.hostfile != null ? "java" : Launcher.javaCommand());
-        cmd.addAll(Launcher.jvmFlags());
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(Launcher.helperJvm(spec.hostfile != null ? "java" : Launcher.javaCommand()));
         cmd.add(HostAgent.class.getName());
         return cmd;
     }

@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -96,13 +95,8 @@ public final class NodeDriver {
      * @throws IOException naming the reason when it did not start within 30 s
      */
     static Started start(Path jobDir, String address, int first, int count) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Launcher.javaCommand());
-        cmd.addAll(Launcher.jvmFlags());
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        List<String> cmd = Launcher.helperJvm(Launcher.javaCommand());
+        cmd.add("-XX:TieredStopAtLevel=1"); // a driver thread needs no C2 beside the ranks
         cmd.add(NodeDriver.class.getName());
         cmd.add(jobDir.toString());
         cmd.add(address);
