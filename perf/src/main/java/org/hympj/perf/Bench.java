@@ -253,6 +253,9 @@ public final class Bench {
         if (o.eagerLimit != null) {
             spec.eagerLimit(o.eagerLimit);
         }
+        if (o.inlineLimit != null) {
+            spec.inlineLimit(o.inlineLimit);
+        }
         if (o.ringSize != null) {
             spec.ringBytes(o.ringSize);
         }

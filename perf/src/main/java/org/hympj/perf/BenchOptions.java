@@ -21,6 +21,7 @@ public final class BenchOptions {
     /** mpjrun --bind-to (null: the launcher's default, none). */
     public String bindTo;
     public Integer eagerLimit;
+    public Integer inlineLimit;
     public Long segmentSize;
     public Integer ringSize;
     public Integer subcluster;
@@ -98,7 +99,7 @@ public final class BenchOptions {
         "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
         "  --warm-up on|off      the ranks' JIT warm-up before the program (mpjrun --warm-up)",
         "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
-        "  --eager-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
+        "  --eager-limit BYTES   --inline-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
         "  --subcluster S        --model M              --jvm-arg ARG (repeatable)",
         "  --local-hosts K       the ranks on K local hosts (mpjrun --local-hosts: each its own job directory and",
         "                        media driver, the network transport on loopback between them)",
@@ -199,6 +200,9 @@ public final class BenchOptions {
             case "--eager-limit":
                 eagerLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
                 return i + 1;
+            case "--inline-limit":
+                inlineLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
+                return i + 1;
             case "--segment-size":
                 segmentSize = parseBytes(a, value(argv, i + 1, a));
                 return i + 1;
@@ -245,6 +249,9 @@ public final class BenchOptions {
         }
         if (eagerLimit != null) {
             o.add("--eager-limit " + eagerLimit);
+        }
+        if (inlineLimit != null) {
+            o.add("--inline-limit " + inlineLimit);
         }
         if (segmentSize != null) {
             o.add("--segment-size " + segmentSize);
@@ -299,6 +306,7 @@ public final class BenchOptions {
         o.warmUp = warmUp;
         o.bindTo = bindTo;
         o.eagerLimit = eagerLimit;
+        o.inlineLimit = inlineLimit;
         o.segmentSize = segmentSize;
         o.ringSize = ringSize;
         o.subcluster = subcluster;

@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -56,24 +57,37 @@ import org.openjdk.jmh.annotations.Warmup;
 public class OneWayBreakdown {
     private OneToOneRingBuffer ring;
     private long sink;
-    private final MessageHandler drain = (int type, MutableDirectBuffer b, int index, int length) -> sink += b.getLong(index);
+    /** Payload bytes of every message (a multiple of 8: the messages are doubles). */
+    @Param({"8", "4096"})
+    public int bytes;
+    private byte[] ringIn;
+    private byte[] ringOut;
+    private final MessageHandler drain = (int type, MutableDirectBuffer b, int index, int length) -> {
+        b.getBytes(index + 24, ringOut, 0, length - 24);   // the copy out, as a receive does
+        sink += ringOut[0];
+    };
 
     private Mpj mpj;
     private Comm world;
-    private final double[] out = {1.0};
-    private final double[] in = new double[1];
+    private double[] out;
+    private double[] in;
     private PersistentRequest psend;
     private PersistentRequest precv;
     private PersistentRequest[] pset;
 
     @Setup(Level.Trial)
     public void setup() {
+        out = new double[bytes / 8];
+        out[0] = 1.0;
+        in = new double[bytes / 8];
+        ringIn = new byte[bytes];
+        ringOut = new byte[bytes];
         ring = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect((256 << 10)
             + RingBufferDescriptor.TRAILER_LENGTH)));
         mpj = Mpj.init(new String[0]);   // a job of one rank of its own, in /dev/shm, removed at close
         world = mpj.world();
-        precv = world.recvInit(in, 0, 1, Datatype.DOUBLE, 0, 7);
-        psend = world.sendInit(out, 0, 1, Datatype.DOUBLE, 0, 7);
+        precv = world.recvInit(in, 0, in.length, Datatype.DOUBLE, 0, 7);
+        psend = world.sendInit(out, 0, out.length, Datatype.DOUBLE, 0, 7);
         pset = new PersistentRequest[] {precv, psend};
     }
 
@@ -86,12 +100,12 @@ public class OneWayBreakdown {
 
     @Benchmark
     public long ring() {
-        int idx = ring.tryClaim(1, 32);
+        int idx = ring.tryClaim(1, 24 + bytes);
         UnsafeBuffer b = (UnsafeBuffer) ring.buffer();
         b.putLong(idx, 0L);
         b.putLong(idx + 8, 7L);
         b.putLong(idx + 16, 1L);
-        b.putLong(idx + 24, Double.doubleToRawLongBits(out[0]));
+        b.putBytes(idx + 24, ringIn, 0, bytes);
         ring.commit(idx);
         ring.read(drain); // no limit: a padding record at the wrap must not use up the read
         return sink;
@@ -99,15 +113,15 @@ public class OneWayBreakdown {
 
     @Benchmark
     public double sendRecvSelf() {
-        world.send(out, 0, 1, Datatype.DOUBLE, 0, 3);
-        world.recv(in, 0, 1, Datatype.DOUBLE, 0, 3, null);
+        world.send(out, 0, out.length, Datatype.DOUBLE, 0, 3);
+        world.recv(in, 0, in.length, Datatype.DOUBLE, 0, 3, null);
         return in[0];
     }
 
     @Benchmark
     public double irecvFirstSelf() {
-        Request r = world.irecv(in, 0, 1, Datatype.DOUBLE, 0, 4);
-        world.send(out, 0, 1, Datatype.DOUBLE, 0, 4);
+        Request r = world.irecv(in, 0, in.length, Datatype.DOUBLE, 0, 4);
+        world.send(out, 0, out.length, Datatype.DOUBLE, 0, 4);
         r.waitFor();
         return in[0];
     }

@@ -147,6 +147,15 @@ final class Matching {
             long rtsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
             if (r != null) {
                 rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, rtsVis);
+            } else if ((buffer.getInt(index + Packets.RTS_FLAGS_OFFSET) & Packets.RTS_BUFFERABLE) != 0) {
+                // kept as an eager message would be: copied out now, the sender released
+                Unexpected u = newUnexpected(Packets.EAGER, channel, src, tag, total);
+                u.visibleAt = 0;
+                if (u.data.length < total) {
+                    u.data = new byte[(int) Math.max(total, inlineLimit)];
+                }
+                rendezvous.pullUnmatched(channel, src, sendId, srcSeg, total, u.data, BYTE_BASE);
+                mq.addUnexpected(u);
             } else {
                 Unexpected u = newUnexpected(Packets.RTS, channel, src, tag, total);
                 u.sendId = sendId;

@@ -8,7 +8,7 @@ package org.hympj.shm.pml;
  * <pre>
  * offset      0        8       12      16      20         24           32
  * EAGER       vis:long ctx:int tag:int seq:int pad:int    | data…
- * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long   srcSegOff:long
+ * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long   srcSegOff:long flags:int pad:int
  * CTS         vis:long sendId:int recvId:int accept:long  dstSegOff:long
  * FRAG        vis:long recvId:int pad:int     offset:long | data…
  * FIN         vis:long recvId:int pad:int     bytes:long written:long     (that many bytes were put; written:
@@ -18,6 +18,7 @@ package org.hympj.shm.pml;
  * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int    start:long      (payload in the bulk region)
  * FRAG_BULK   vis:long recvId:int len:int     offset:long start:long      (streamed piece, in bulk)
  * </pre>
+ * RTS flags: {@link #RTS_BUFFERABLE}.
  * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment. Fields
  * are read and written only through the offsets below (from the start of the record), as
  * Agrona's record descriptors do.
@@ -53,7 +54,14 @@ final class Packets {
     static final int RTS_SEND_ID_OFFSET = 20;
     static final int RTS_TOTAL_OFFSET = 24;
     static final int RTS_SRC_SEG_OFFSET = 32;
-    static final int RTS_LENGTH = 40;
+    static final int RTS_FLAGS_OFFSET = 40;
+    static final int RTS_LENGTH = 48;
+    /**
+     * RTS flag: a standard-mode send no larger than the eager limit, pullable from the sender's
+     * segment — a receiver with no matching receive copies it out at once and ACKs, as it would
+     * have buffered the eager message, so the send completes without waiting for the match.
+     */
+    static final int RTS_BUFFERABLE = 1;
 
     static final int CTS_SEND_ID_OFFSET = 8;
     static final int CTS_RECV_ID_OFFSET = 12;

@@ -76,6 +76,7 @@ final class RendezvousProtocol {
         b.putInt(idx + Packets.RTS_SEND_ID_OFFSET, s.sendId);
         b.putLong(idx + Packets.RTS_TOTAL_OFFSET, s.buf.bytes);
         b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullable && fabric.local(s.dest) ? s.buf.segOffset : -1L);
+        b.putInt(idx + Packets.RTS_FLAGS_OFFSET, s.bufferable ? Packets.RTS_BUFFERABLE : 0);
         ring.commit(idx);
         outbound.wrote();
         return true;
@@ -295,6 +296,18 @@ final class RendezvousProtocol {
             outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept,
                 r.buf.segOffset >= 0 && fabric.local(source) ? r.buf.segOffset : -1, ctsVis);
         }
+    }
+
+    /**
+     * An unmatched bufferable RTS: copies the {@code total} bytes out of the sender's segment into
+     * {@code dst} and ACKs, so the send completes as an eager one would.
+     */
+    void pullUnmatched(int channel, int source, int sendId, long srcSegOff, long total, byte[] dst, long dstBase) {
+        if (srcSegOff < 0 || srcSegOff + total > fabric.segmentBytes()) {
+            throw new MpjException("internal: RTS from rank " + source + " names segment bytes past its end");
+        }
+        Packer.copy(null, fabric.segmentAddress(source) + srcSegOff, dst, dstBase, total);
+        outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
     }
 
     /** A streamed piece in the ring itself. */

@@ -22,6 +22,8 @@ final class SendReq extends Req implements Outbound {
      * after the receiver matched it (its clear-to-send or, natively, its pull), never eagerly.
      */
     boolean synchronous;
+    /** A pulled send the receiver may copy out before it is matched ({@link Packets#RTS_BUFFERABLE}). */
+    boolean bufferable;
     /** Under a model: the stamp of the start (virtual time: the rank's modelled clock then). */
     long startStamp;
     /** Virtual time: the stamp the next part of the data is planned at (the start, or the CTS's arrival). */

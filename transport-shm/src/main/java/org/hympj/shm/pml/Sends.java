@@ -3,6 +3,7 @@ package org.hympj.shm.pml;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.Comm;
 import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.JobConfig;
 
 /**
  * Starts sends: numbers each in its pair's sequence, decides its protocol (eager, or
@@ -19,6 +20,7 @@ final class Sends {
     private final TraceEvents events;
     private final int inlineLimit;
     private final int eagerLimit;
+    private final int pullAbove;
     private final int[] sendSeq;
 
     Sends(ShmFabric fabric, OutboundQueues outbound, EagerProtocol eager, RendezvousProtocol rendezvous,
@@ -32,6 +34,7 @@ final class Sends {
         this.events = events;
         this.inlineLimit = inlineLimit;
         this.eagerLimit = eagerLimit;
+        this.pullAbove = Math.min(inlineLimit, JobConfig.PULL_ABOVE);
         this.sendSeq = new int[fabric.size()];
     }
 
@@ -45,9 +48,11 @@ final class Sends {
         s.seq = sendSeq[s.dest]++;
         pacing.sendStarted(s);
         // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
-        // that beats the two copies of eager — above the inline limit; on this host only
-        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > inlineLimit
+        // that beats the two copies of eager (JobConfig.PULL_ABOVE); on this host only
+        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > pullAbove
             && fabric.local(s.dest);
+        // eager-sized and standard mode: buffered by an unmatched receiver as eager would be
+        s.bufferable = pull && s.buf.bytes <= eagerLimit && !s.synchronous;
         routing.count(s);
         events.postSend(s);
         s.preplanned = false;

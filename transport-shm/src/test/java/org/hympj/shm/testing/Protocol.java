@@ -9,7 +9,8 @@ import org.hympj.shm.job.JobConfig;
  * The message sizes where the engine switches protocol, read from the job's configuration
  * (so the tests follow the defaults and any launch options): up to {@link #inlineLimit}
  * bytes a message is copied into the packet ring, up to {@link #eagerLimit} it is sent
- * without handshake, above that it is a rendezvous.
+ * without handshake, above that it is a rendezvous; segment data above {@link JobConfig#PULL_ABOVE}
+ * is pulled by the receiver.
  */
 public final class Protocol {
     /** The eager limit of the first design (16 KiB): sizes around it stay in every test. */
@@ -34,7 +35,7 @@ public final class Protocol {
     /** Element counts of {@code elementBytes}-byte elements just below, at and above every switch. */
     public int[] countsAroundSwitches(int elementBytes) {
         TreeSet<Integer> s = new TreeSet<>();
-        for (int limit : new int[] {HISTORIC_EAGER, inlineLimit, eagerLimit}) {
+        for (int limit : new int[] {HISTORIC_EAGER, JobConfig.PULL_ABOVE, inlineLimit, eagerLimit}) {
             int n = limit / elementBytes;
             for (int k = n - 1; k <= n + 1; k++) {
                 if (k >= 0) {
