@@ -15,7 +15,8 @@ import org.hympj.model.FabricOptions;
  * <p>Message paths by size: up to {@code inlineLimit} a message is copied into the packet
  * ring itself; up to {@code eagerLimit} into the pair's bulk region (announced by a notice,
  * no handshake); beyond, by rendezvous. Contiguous data in a segment buffer, natively on one
- * host, is pulled by the receiver above {@link #PULL_ABOVE} bytes (or the inline limit, if lower).
+ * host, is pulled by the receiver above the inline limit, and above {@link #PULL_ABOVE} bytes when
+ * every rank has a core of its own.
  */
 public final class JobConfig {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
@@ -24,7 +25,8 @@ public final class JobConfig {
      * copy) instead of going eager (two copies), even below the inline limit: a 2-rank segment
      * ping-pong measured both ways (issue 18) — eager 0.40 / 0.50 / 0.75 / 1.4 µs at 64 B /
      * 256 B / 1 KB / 4 KB, pulled 0.52 / 0.50 / 0.53 / 0.55 µs: the pull's ACK costs what two
-     * copies of ~512 B do.
+     * copies of ~512 B do. Only when every rank has a core: with ranks sharing cores the
+     * pull's wait for the receiver to be scheduled costs more than the copy it saves.
      */
     public static final int PULL_ABOVE = 512;
 

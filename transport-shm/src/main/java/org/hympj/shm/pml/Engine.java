@@ -85,7 +85,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,
             config.inlineLimit);
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
-            eagerLimit);
+            eagerLimit, Idler.sharesCores(config));
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous, completions);
         this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,

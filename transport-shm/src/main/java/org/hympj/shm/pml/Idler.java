@@ -157,6 +157,14 @@ public final class Idler {
         return ranks > Runtime.getRuntime().availableProcessors();
     }
 
+    /**
+     * True when a rank cannot count on its peers running while it waits: more ranks than cores,
+     * or the launcher counted the local hosts' media drivers in and chose {@link #OVERSUBSCRIBED}.
+     */
+    static boolean sharesCores(JobConfig config) {
+        return oversubscribed(config.size) || OVERSUBSCRIBED.equals(config.idle);
+    }
+
     void reset() {
         strategy.reset();
     }
