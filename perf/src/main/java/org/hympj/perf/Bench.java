@@ -256,6 +256,9 @@ public final class Bench {
         if (o.inlineLimit != null) {
             spec.inlineLimit(o.inlineLimit);
         }
+        if (o.bulkSize != null) {
+            spec.bulkBytes(o.bulkSize);
+        }
         if (o.ringSize != null) {
             spec.ringBytes(o.ringSize);
         }

@@ -22,6 +22,7 @@ public final class BenchOptions {
     public String bindTo;
     public Integer eagerLimit;
     public Integer inlineLimit;
+    public Integer bulkSize;
     public Long segmentSize;
     public Integer ringSize;
     public Integer subcluster;
@@ -99,7 +100,8 @@ public final class BenchOptions {
         "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
         "  --warm-up on|off      the ranks' JIT warm-up before the program (mpjrun --warm-up)",
         "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
-        "  --eager-limit BYTES   --inline-limit BYTES   --segment-size BYTES   --ring-size BYTES   (k/m/g suffixes)",
+        "  --eager-limit BYTES   --inline-limit BYTES   --bulk-size BYTES   --segment-size BYTES   --ring-size BYTES",
+        "                        (k/m/g suffixes)",
         "  --subcluster S        --model M              --jvm-arg ARG (repeatable)",
         "  --local-hosts K       the ranks on K local hosts (mpjrun --local-hosts: each its own job directory and",
         "                        media driver, the network transport on loopback between them)",
@@ -203,6 +205,9 @@ public final class BenchOptions {
             case "--inline-limit":
                 inlineLimit = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
                 return i + 1;
+            case "--bulk-size":
+                bulkSize = Math.toIntExact(parseBytes(a, value(argv, i + 1, a)));
+                return i + 1;
             case "--segment-size":
                 segmentSize = parseBytes(a, value(argv, i + 1, a));
                 return i + 1;
@@ -252,6 +257,9 @@ public final class BenchOptions {
         }
         if (inlineLimit != null) {
             o.add("--inline-limit " + inlineLimit);
+        }
+        if (bulkSize != null) {
+            o.add("--bulk-size " + bulkSize);
         }
         if (segmentSize != null) {
             o.add("--segment-size " + segmentSize);
@@ -307,6 +315,7 @@ public final class BenchOptions {
         o.bindTo = bindTo;
         o.eagerLimit = eagerLimit;
         o.inlineLimit = inlineLimit;
+        o.bulkSize = bulkSize;
         o.segmentSize = segmentSize;
         o.ringSize = ringSize;
         o.subcluster = subcluster;
