@@ -22,6 +22,7 @@ public final class Bench {
         "usage: hympj-bench NAME [options] [sizes...]      (barrier: sizes are rank counts, one launch each)",
         "       hympj-bench --list",
         "       " + AeronPingPong.USAGE.substring("usage: ".length()),
+        "       " + RingPingPong.USAGE.substring("usage: ".length()),
         "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S]",
         "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
@@ -70,6 +71,10 @@ public final class Bench {
                 System.err.println("hympj-bench soak: " + e.getMessage());
                 return 1;
             }
+        }
+        if (argv.length > 0 && argv[0].equals("ring-pingpong")) {
+            // two JVMs and an Agrona ring each way: the floor of a two-copy protocol
+            return RingPingPong.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
         }
         if (argv.length > 0 && argv[0].equals("aeron-pingpong")) {
             // Aeron's own UDP ping-pong samples: the network transport's reference
