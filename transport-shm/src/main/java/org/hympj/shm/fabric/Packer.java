@@ -41,8 +41,19 @@ public final class Packer {
         }
     }
 
-    /** Below this many bytes a copy is a loop of primitive moves, not {@code Unsafe.copyMemory}. */
-    static final long SMALL_COPY = 128;
+    /**
+     * Set (to {@code true}) by the launcher when it runs the ranks on C1 alone
+     * ({@code -XX:TieredStopAtLevel=1}: {@code --jit c1}, or {@code auto} with more ranks than cores).
+     */
+    public static final String C1_PROPERTY = "hympj.jit.c1";
+
+    /**
+     * Below this many bytes a copy is a loop of primitive moves, not {@code Unsafe.copyMemory}.
+     * On C1 copyMemory is a call into the VM of about 50 ns whatever its length (C2: 4–6 ns up to
+     * 128 B), so the moves win up to ~400 B there (JMH {@code SmallCopy}, heap to shared memory:
+     * C1 moves 20 / 37 / 63 ns at 128 / 256 / 512 B against copyMemory's 53 / 49 / 53 ns).
+     */
+    static final long SMALL_COPY = Boolean.getBoolean(C1_PROPERTY) ? 384 : 128;
 
     /**
      * Plain copy; small sizes by primitive moves the JIT inlines ({@code Unsafe.copyMemory}

@@ -1,12 +1,12 @@
 package org.hympj.shm.pml;
 
 import java.lang.reflect.Array;
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.Op;
 import org.hympj.api.Primitive;
+import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
 
 /**
@@ -110,7 +110,7 @@ final class HostCollectives {
         Object tmp = scratch(p, 1, n);
         for (int j = 0; j < count; j++) {
             Object into = j == 0 ? acc : tmp;
-            UnsafeApi.copyMemory(null, region.addressOffset() + slot(set, j) + 64, into, base, (long) n * e);
+            Packer.copy(null, region.addressOffset() + slot(set, j) + 64, into, base, (long) n * e);
             if (j > 0) {
                 op.apply(acc, 0, tmp, 0, n, p);        // tmp = acc op x_j (rank order)
                 System.arraycopy(tmp, 0, acc, 0, n);
@@ -124,7 +124,7 @@ final class HostCollectives {
         int set = (int) (c % SETS);
         int mine = slot(set, index);
         if (src != null) {
-            UnsafeApi.copyMemory(src, PrimitiveArrays.base(p) + (long) srcOffset * p.bytes(), null,
+            Packer.copy(src, PrimitiveArrays.base(p) + (long) srcOffset * p.bytes(), null,
                 region.addressOffset() + mine + 64, (long) n * p.bytes());
         }
         region.putLongRelease(mine, c);
@@ -142,7 +142,7 @@ final class HostCollectives {
         long c = ++call;
         int mine = slot((int) (c % SETS), 0);
         if (data != null) {
-            UnsafeApi.copyMemory(data, PrimitiveArrays.base(p), null, region.addressOffset() + mine + 64,
+            Packer.copy(data, PrimitiveArrays.base(p), null, region.addressOffset() + mine + 64,
                 (long) n * p.bytes());
         }
         region.putLongRelease(mine, c);
@@ -157,7 +157,7 @@ final class HostCollectives {
             engine.idleStep(engine.progress());
         }
         if (dst != null) {
-            UnsafeApi.copyMemory(null, region.addressOffset() + s + 64, dst,
+            Packer.copy(null, region.addressOffset() + s + 64, dst,
                 PrimitiveArrays.base(p) + (long) dstOffset * p.bytes(), (long) n * p.bytes());
         }
     }

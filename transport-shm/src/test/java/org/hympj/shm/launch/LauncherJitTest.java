@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 class LauncherJitTest {
     @Test
     void autoTakesC1OnlyWhenEveryCoreRunsARank() {
-        assertEquals(List.of("-XX:TieredStopAtLevel=1"), Launcher.jitFlags("auto", 8, 2));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true"), Launcher.jitFlags("auto", 8, 2));
         assertEquals(List.of(), Launcher.jitFlags("auto", 2, 2), "a core per rank: tiered (C2)");
         assertEquals(List.of(), Launcher.jitFlags("auto", 2, 16), "free cores: tiered, C2 for long runs");
-        assertEquals(List.of("-XX:TieredStopAtLevel=1"), Launcher.jitFlags("c1", 2, 16));
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true"), Launcher.jitFlags("c1", 2, 16));
         assertEquals(List.of(), Launcher.jitFlags("tiered", 8, 2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Launcher.jitFlags("c3", 2, 2));
         assertTrue(e.getMessage().contains("--jit") && e.getMessage().contains("c3"), e.getMessage());
