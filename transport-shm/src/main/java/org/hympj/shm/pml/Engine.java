@@ -86,7 +86,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
             config.inlineLimit);
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
             eagerLimit, Idler.sharesCores(config));
-        this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit);
+        this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit, config.bulkBytes);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous, completions);
         this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,
             schedules);

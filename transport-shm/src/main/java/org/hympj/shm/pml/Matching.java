@@ -14,6 +14,7 @@ import org.hympj.shm.fabric.ShmFabric;
  */
 final class Matching {
     private static final long BYTE_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+    private static final byte[] NO_DATA = new byte[0];
 
     private final ShmFabric fabric;
     private final EagerProtocol eager;
@@ -21,6 +22,13 @@ final class Matching {
     private final TraceEvents events;
     private final Pacing pacing;
     private final int inlineLimit;
+    /**
+     * Bytes of bufferable pulled messages a source may have waiting here, copied out (its bulk
+     * region's size: what its eager messages may hold here too); beyond, its RTS waits for the
+     * matching receive, as a rendezvous does.
+     */
+    private final long bufferBudget;
+    private final long[] bufferedFrom;
     /** The sequence number expected next from each sender. */
     private final int[] recvSeq;
     private MatchQueue[] contexts = new MatchQueue[4];
@@ -29,13 +37,15 @@ final class Matching {
     private Unexpected freeUnexpected;
 
     Matching(ShmFabric fabric, EagerProtocol eager, RendezvousProtocol rendezvous, Pacing pacing,
-             TraceEvents events, int inlineLimit) {
+             TraceEvents events, int inlineLimit, long bufferBudget) {
         this.fabric = fabric;
         this.pacing = pacing;
         this.eager = eager;
         this.rendezvous = rendezvous;
         this.events = events;
         this.inlineLimit = inlineLimit;
+        this.bufferBudget = bufferBudget;
+        this.bufferedFrom = new long[fabric.size()];
         this.recvSeq = new int[fabric.size()];
     }
 
@@ -83,6 +93,11 @@ final class Matching {
             eager.deliverBulk(r, u.channel, u.source, u.tag, u.bulkStart, (int) u.total, u.visibleAt);
         } else {
             rendezvous.matchRtsInTurn(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
+        }
+        if (u.buffered > 0) {
+            bufferedFrom[u.source] -= u.buffered;
+            u.buffered = 0;
+            u.data = NO_DATA; // the pool keeps no array larger than an inline message
         }
         releaseUnexpected(u);
     }
@@ -147,13 +162,16 @@ final class Matching {
             long rtsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
             if (r != null) {
                 rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, rtsVis);
-            } else if ((buffer.getInt(index + Packets.RTS_FLAGS_OFFSET) & Packets.RTS_BUFFERABLE) != 0) {
+            } else if ((buffer.getInt(index + Packets.RTS_FLAGS_OFFSET) & Packets.RTS_BUFFERABLE) != 0
+                && bufferedFrom[src] + total <= bufferBudget) {
                 // kept as an eager message would be: copied out now, the sender released
                 Unexpected u = newUnexpected(Packets.EAGER, channel, src, tag, total);
                 u.visibleAt = 0;
                 if (u.data.length < total) {
                     u.data = new byte[(int) Math.max(total, inlineLimit)];
                 }
+                u.buffered = total;
+                bufferedFrom[src] += total;
                 rendezvous.pullUnmatched(channel, src, sendId, srcSeg, total, u.data, BYTE_BASE);
                 mq.addUnexpected(u);
             } else {

@@ -59,7 +59,8 @@ final class Packets {
     /**
      * RTS flag: a standard-mode send no larger than the eager limit, pullable from the sender's
      * segment — a receiver with no matching receive copies it out at once and ACKs, as it would
-     * have buffered the eager message, so the send completes without waiting for the match.
+     * have buffered the eager message, so the send completes without waiting for the match
+     * (within the receiver's budget for that source: {@code Matching}).
      */
     static final int RTS_BUFFERABLE = 1;
 

@@ -19,6 +19,8 @@ final class Unexpected {
     /** Where an EAGER_BULK payload waits in the sender's bulk region (not copied out). */
     long bulkStart;
     byte[] data = new byte[0];
+    /** Bytes of a bufferable pulled message copied into {@link #data} (counted against its source's budget). */
+    long buffered;
     Unexpected prev;
     Unexpected next;
 }

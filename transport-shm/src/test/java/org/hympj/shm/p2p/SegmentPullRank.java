@@ -26,13 +26,16 @@ import org.hympj.shm.testing.Protocol;
  * <li>{@code synchronous}: an issend of the same sizes is still incomplete 100 ms after it was
  *     started while the receiver has not posted (it waits for a go the sender gives only then),
  *     and completes after;</li>
+ * <li>{@code budget}: a receiver buffers at most its bulk region's size of such messages from one
+ *     source; the sends beyond stay incomplete until their receives are posted, and every message
+ *     then arrives intact and in order;</li>
  * <li>{@code rendezvous}: above the eager limit a pulled send still waits for its receive, which
  *     then gets every element.</li>
  * </ul>
  * Every receive checks every element, its status, and the sentinels around it.
  */
 public final class SegmentPullRank {
-    static final String[] SCENARIOS = {"buffered", "synchronous", "rendezvous"};
+    static final String[] SCENARIOS = {"buffered", "budget", "synchronous", "rendezvous"};
     private static final int GO = 99;
 
     public static void main(String[] args) {
@@ -51,6 +54,13 @@ public final class SegmentPullRank {
                 }
                 c.barrier();
                 pass("buffered");
+            }
+            if (selected(args, "budget")) {
+                if (paired) {
+                    budget(c, peer, ((org.hympj.shm.ShmMpj) mpj).config().bulkBytes, proto.eagerLimit);
+                }
+                c.barrier();
+                pass("budget");
             }
             if (selected(args, "synchronous")) {
                 if (paired) {
@@ -103,6 +113,41 @@ public final class SegmentPullRank {
             Status st = c.recv(in.buffer(), 0, n, Datatype.DOUBLE, peer, 2);
             in.checkRun(0, n, peer, n + 1, 0, "buffered unmatched " + n + " doubles");
             checkStatus(st, peer, 2, 8L * n, "buffered unmatched");
+        }
+    }
+
+    private static void budget(Comm c, int peer, int budgetBytes, int eagerLimit) {
+        int n = Math.min(64 << 10, eagerLimit) / 8;     // doubles per message
+        int fit = budgetBytes / (8 * n);               // messages the receiver may buffer
+        int count = fit + 8;
+        if (c.rank() % 2 == 0) {
+            Mem out = Mem.segment(c, Primitive.DOUBLE, n * count);
+            out.fill(0, n * count, c.rank(), 11);
+            Request[] r = new Request[count];
+            for (int k = 0; k < count; k++) {
+                r[k] = c.isend(out.buffer(), k * n, n, Datatype.DOUBLE, peer, 10 + k);
+            }
+            for (int k = 0; k < fit; k++) {
+                r[k].waitFor(); // buffered by the receiver, which only waits for GO
+            }
+            long until = System.nanoTime() + 50_000_000L;
+            while (System.nanoTime() < until) {
+                for (int k = fit; k < count; k++) {
+                    check(!r[k].test(), "send %d of %d (%d doubles) completed beyond the receiver's %d-byte budget",
+                        k, count, n, budgetBytes);
+                }
+                Thread.yield();
+            }
+            c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
+            Request.waitAll(r);
+        } else {
+            c.recv(new int[1], 0, 1, Datatype.INT, peer, GO, null);
+            Mem in = Mem.array(Primitive.DOUBLE, n);
+            for (int k = 0; k < count; k++) {
+                Status st = c.recv(in.buffer(), 0, n, Datatype.DOUBLE, peer, 10 + k);
+                in.checkRun(0, n, peer, 11, k * n, "budget message " + k);
+                checkStatus(st, peer, 10 + k, 8L * n, "budget message " + k);
+            }
         }
     }
 
