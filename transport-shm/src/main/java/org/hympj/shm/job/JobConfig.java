@@ -29,6 +29,13 @@ public final class JobConfig {
      * pull's wait for the receiver to be scheduled costs more than the copy it saves.
      */
     public static final int PULL_ABOVE = 512;
+    /**
+     * Eager messages through the bulk region from this size on are piped, natively and when every
+     * rank has a core: the notice goes first, then the payload in 16 KiB pieces, so the receiver
+     * copies piece k out while the sender packs piece k+1 instead of waiting for the whole message
+     * (heap ping-pong, session 9: 64 KB 9.3 → 7.6 µs, 256 KB 30.4 → 19.9 µs).
+     */
+    public static final int PIPE_FROM = 32 << 10;
 
     public final String jobId;
     public final int size;

@@ -1,11 +1,13 @@
 package org.hympj.shm.pml;
 
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.JobConfig;
 
 /**
  * The eager protocol: inline (up to the inline limit) the data packed straight into one ring
@@ -22,9 +24,13 @@ final class EagerProtocol {
     private final RendezvousProtocol rendezvous;
     private final Pacing pacing;
     private final int inlineLimit;
+    /** Piece of a piped bulk message ({@link JobConfig#PIPE_FROM}). */
+    static final int PIECE = 16 << 10;
+    private final boolean pipes;
+    private final Idler idler;
 
     EagerProtocol(ShmFabric fabric, Packer packer, OutboundQueues outbound, Completions completions,
-                  RendezvousProtocol rendezvous, Pacing pacing, int inlineLimit) {
+                  RendezvousProtocol rendezvous, Pacing pacing, int inlineLimit, Idler idler, boolean ownCores) {
         this.fabric = fabric;
         this.pacing = pacing;
         this.packer = packer;
@@ -32,6 +38,15 @@ final class EagerProtocol {
         this.completions = completions;
         this.rendezvous = rendezvous;
         this.inlineLimit = inlineLimit;
+        this.idler = idler;
+        // a piped receiver waits for the sender's pieces: only when the sender cannot lose its core
+        // to a rank that waits, and never under a model (virtual time books whole messages)
+        this.pipes = ownCores && !pacing.modelled();
+    }
+
+    /** Bytes a bulk payload of {@code n} bytes takes in the bulk region (a piped one: its progress line too). */
+    static int reservation(int n, boolean piped) {
+        return piped ? n + BulkOutbound.ALIGN : n;
     }
 
     /** Writes the message if there is room now; true when it is written (or handed on to rendezvous and its RTS written). */
@@ -65,17 +80,25 @@ final class EagerProtocol {
      */
     private boolean emitBulk(SendReq s, RingBuffer ring, int n) {
         BulkOutbound bulk = fabric.bulkTo(s.channel, s.dest);
-        long start = bulk.tryReserve(n);
+        boolean piped = pipes && n >= JobConfig.PIPE_FROM;
+        int reserved = reservation(n, piped);
+        long start = bulk.tryReserve(reserved);
         if (start < 0) {
             rendezvous.begin(s);
             return rendezvous.emitRts(s, ring);
         }
-        int idx = ring.tryClaim(Packets.EAGER_BULK, Packets.BULK_NOTICE_LENGTH);
+        int idx = ring.tryClaim(Packets.EAGER_BULK, Packets.EAGER_BULK_LENGTH);
         if (idx < 0) {
             return false;
         }
-        packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0, null, bulk.address(start), n);
-        bulk.commit(start, n);
+        long payload = bulk.address(start);
+        if (piped) {
+            UnsafeApi.putLong(null, payload, 0L); // nothing packed yet; published by the commit below
+            payload += BulkOutbound.ALIGN;
+        } else {
+            packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, 0, null, payload, n);
+        }
+        bulk.commit(start, reserved);
         AtomicBuffer b = ring.buffer();
         b.putLong(idx + Packets.VISIBLE_AT_OFFSET, s.visibleAt);
         b.putInt(idx + Packets.EAGER_BULK_CONTEXT_OFFSET, s.ctx);
@@ -83,7 +106,17 @@ final class EagerProtocol {
         b.putInt(idx + Packets.EAGER_BULK_SEQ_OFFSET, s.seq);
         b.putInt(idx + Packets.EAGER_BULK_LENGTH_OFFSET, n);
         b.putLong(idx + Packets.EAGER_BULK_START_OFFSET, start);
-        ring.commit(idx); // release: the receiver sees the payload once it sees the notice
+        b.putInt(idx + Packets.EAGER_BULK_FLAGS_OFFSET, piped ? Packets.EAGER_BULK_PIPED : 0);
+        ring.commit(idx); // release: the receiver sees the payload (or the progress line) once it sees the notice
+        if (piped) {
+            long progress = payload - BulkOutbound.ALIGN;
+            for (int done = 0; done < n; ) {
+                int k = Math.min(PIECE, n - done);
+                packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, done, null, payload + done, k);
+                done += k;
+                UnsafeApi.putLongRelease(null, progress, done);
+            }
+        }
         outbound.wrote();
         completions.completeAt(s, s.senderDoneAt);
         return true;
@@ -96,10 +129,40 @@ final class EagerProtocol {
         completions.recvDone(r, source, tag, accept, n, pacing.eagerArrival(vis));
     }
 
-    /** Delivers a payload waiting in the bulk region of (channel, source), and frees its space there. */
-    void deliverBulk(RecvReq r, int channel, int source, int tag, long start, int n, long vis) {
+    /**
+     * Delivers a payload waiting in the bulk region of (channel, source), and frees its space there.
+     * A piped one is copied out piece by piece as the sender's progress line says they are packed
+     * (the sender packs without waiting for anything, so this wait is as long as its packing; an
+     * idle step's failure checks run meanwhile, should the sender die in it).
+     */
+    void deliverBulk(RecvReq r, int channel, int source, int tag, long start, int n, boolean piped, long vis) {
         BulkInbound bulk = fabric.bulkFrom(channel, source);
-        deliver(r, source, tag, null, bulk.address(start), n, vis);
-        bulk.consumed(start, n);
+        if (!piped) {
+            deliver(r, source, tag, null, bulk.address(start), n, vis);
+            bulk.consumed(start, n);
+            return;
+        }
+        long progress = bulk.address(start);
+        long payload = progress + BulkOutbound.ALIGN;
+        long accept = Math.min(n, r.buf.bytes);
+        long done = 0;
+        int idle = 0;
+        while (done < accept) {
+            long ready = Math.min(UnsafeApi.getLongAcquire(null, progress), accept);
+            if (ready > done) {
+                packer.unpack(null, payload + done, ready - done, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, done);
+                done = ready;
+                idle = 0;
+            } else {
+                if ((++idle & 0xFF) == 0) {
+                    Thread.yield(); // the sender lost its core (another process): let it have ours
+                } else {
+                    Thread.onSpinWait();
+                }
+                idler.poll();
+            }
+        }
+        completions.recvDone(r, source, tag, accept, n, pacing.eagerArrival(vis));
+        bulk.consumed(start, reservation(n, true));
     }
 }

@@ -83,7 +83,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         Packer packer = new Packer();
         this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes);
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,
-            config.inlineLimit);
+            config.inlineLimit, idler, !Idler.sharesCores(config));
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
             eagerLimit, Idler.sharesCores(config));
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit, config.bulkBytes);

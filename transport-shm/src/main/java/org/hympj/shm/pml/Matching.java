@@ -90,7 +90,7 @@ final class Matching {
         if (u.kind == Packets.EAGER) {
             eager.deliver(r, u.source, u.tag, u.data, BYTE_BASE, u.total, u.visibleAt);
         } else if (u.kind == Packets.EAGER_BULK) {
-            eager.deliverBulk(r, u.channel, u.source, u.tag, u.bulkStart, (int) u.total, u.visibleAt);
+            eager.deliverBulk(r, u.channel, u.source, u.tag, u.bulkStart, (int) u.total, u.piped, u.visibleAt);
         } else {
             rendezvous.matchRtsInTurn(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
         }
@@ -145,14 +145,16 @@ final class Matching {
         } else if (type == Packets.EAGER_BULK) {
             int n = buffer.getInt(index + Packets.EAGER_BULK_LENGTH_OFFSET);
             long start = buffer.getLong(index + Packets.EAGER_BULK_START_OFFSET);
-            fabric.bulkFrom(channel, src).arrived(start, n);
+            boolean piped = (buffer.getInt(index + Packets.EAGER_BULK_FLAGS_OFFSET) & Packets.EAGER_BULK_PIPED) != 0;
+            fabric.bulkFrom(channel, src).arrived(start, EagerProtocol.reservation(n, piped));
             long vis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
             if (r != null) {
-                eager.deliverBulk(r, channel, src, tag, start, n, vis);
+                eager.deliverBulk(r, channel, src, tag, start, n, piped, vis);
             } else {
                 Unexpected u = newUnexpected(Packets.EAGER_BULK, channel, src, tag, n);
                 u.visibleAt = vis;
                 u.bulkStart = start; // the payload stays in the bulk region until matched
+                u.piped = piped;
                 mq.addUnexpected(u);
             }
         } else {

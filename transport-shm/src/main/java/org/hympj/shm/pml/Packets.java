@@ -15,10 +15,11 @@ package org.hympj.shm.pml;
  *                                                                         the stamp the sender wrote it, read on
  *                                                                         virtual time for the ring's order)
  * ACK         vis:long sendId:int pad:int
- * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int    start:long      (payload in the bulk region)
+ * EAGER_BULK  vis:long ctx:int tag:int seq:int len:int    start:long   flags:int pad:int
+ *                                                                         (payload in the bulk region)
  * FRAG_BULK   vis:long recvId:int len:int     offset:long start:long      (streamed piece, in bulk)
  * </pre>
- * RTS flags: {@link #RTS_BUFFERABLE}.
+ * RTS flags: {@link #RTS_BUFFERABLE}; EAGER_BULK flags: {@link #EAGER_BULK_PIPED}.
  * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment. Fields
  * are read and written only through the offsets below (from the start of the record), as
  * Agrona's record descriptors do.
@@ -96,7 +97,15 @@ final class Packets {
     static final int FRAG_BULK_POSITION_OFFSET = 16;
     static final int FRAG_BULK_START_OFFSET = 24;
 
-    /** EAGER_BULK and FRAG_BULK notices have the same length. */
+    static final int EAGER_BULK_FLAGS_OFFSET = 32;
+    static final int EAGER_BULK_LENGTH = 40;
+    /**
+     * EAGER_BULK flag: the notice went out before the payload was packed; the payload starts a
+     * cache line after {@code start}, and the long at {@code start} says how many of its bytes
+     * are packed so far (written with release after each piece).
+     */
+    static final int EAGER_BULK_PIPED = 1;
+    /** A FRAG_BULK notice. */
     static final int BULK_NOTICE_LENGTH = 32;
 
     private Packets() {

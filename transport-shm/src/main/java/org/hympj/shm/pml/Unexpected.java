@@ -18,6 +18,8 @@ final class Unexpected {
     long rtsVisibleAt;
     /** Where an EAGER_BULK payload waits in the sender's bulk region (not copied out). */
     long bulkStart;
+    /** An EAGER_BULK payload announced before it was packed ({@link Packets#EAGER_BULK_PIPED}). */
+    boolean piped;
     byte[] data = new byte[0];
     /** Bytes of a bufferable pulled message copied into {@link #data} (counted against its source's budget). */
     long buffered;

@@ -35,7 +35,7 @@ public final class Protocol {
     /** Element counts of {@code elementBytes}-byte elements just below, at and above every switch. */
     public int[] countsAroundSwitches(int elementBytes) {
         TreeSet<Integer> s = new TreeSet<>();
-        for (int limit : new int[] {HISTORIC_EAGER, JobConfig.PULL_ABOVE, inlineLimit, eagerLimit}) {
+        for (int limit : new int[] {HISTORIC_EAGER, JobConfig.PULL_ABOVE, JobConfig.PIPE_FROM, inlineLimit, eagerLimit}) {
             int n = limit / elementBytes;
             for (int k = n - 1; k <= n + 1; k++) {
                 if (k >= 0) {
