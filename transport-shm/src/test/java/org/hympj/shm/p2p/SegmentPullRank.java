@@ -152,44 +152,39 @@ public final class SegmentPullRank {
     }
 
     private static void issendWaitsForTheReceive(Comm c, int peer, int n) {
-        if (c.rank() % 2 == 0) {
-            Mem out = Mem.segment(c, Primitive.DOUBLE, n);
-            out.fill(0, n, c.rank(), n + 2);
-            Request r = c.issend(out.buffer(), 0, n, Datatype.DOUBLE, peer, 3);
-            long until = System.nanoTime() + 100_000_000L;
-            while (System.nanoTime() < until) {
-                check(!r.test(), "issend of %d segment doubles completed before its receive was posted", n);
-                Thread.yield();
-            }
-            c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
-            r.waitFor();
-        } else {
-            c.recv(new int[1], 0, 1, Datatype.INT, peer, GO, null);
-            Mem in = Mem.segment(c, Primitive.DOUBLE, n);
-            Status st = c.recv(in.buffer(), 0, n, Datatype.DOUBLE, peer, 3);
-            in.checkRun(0, n, peer, n + 2, 0, "issend " + n + " doubles");
-            checkStatus(st, peer, 3, 8L * n, "issend");
-        }
+        waitsForItsReceive(c, peer, n, true, 3);
     }
 
     private static void rendezvousWaits(Comm c, int peer, int n) {
+        waitsForItsReceive(c, peer, n, false, 4);
+    }
+
+    /**
+     * The even rank's send of {@code n} segment doubles (an issend, or an isend) is still
+     * incomplete 100 ms after it started while the odd rank has not posted its receive (it waits
+     * for a GO given only then); then it completes and the odd rank (a segment buffer for the
+     * issend, a heap array for the isend) gets every element.
+     */
+    private static void waitsForItsReceive(Comm c, int peer, int n, boolean synchronous, int tag) {
+        String what = (synchronous ? "issend" : "rendezvous send") + " of " + n + " segment doubles";
         if (c.rank() % 2 == 0) {
             Mem out = Mem.segment(c, Primitive.DOUBLE, n);
-            out.fill(0, n, c.rank(), 7);
-            Request r = c.isend(out.buffer(), 0, n, Datatype.DOUBLE, peer, 4);
-            long until = System.nanoTime() + 50_000_000L;
+            out.fill(0, n, c.rank(), tag);
+            Request r = synchronous ? c.issend(out.buffer(), 0, n, Datatype.DOUBLE, peer, tag)
+                : c.isend(out.buffer(), 0, n, Datatype.DOUBLE, peer, tag);
+            long until = System.nanoTime() + 100_000_000L;
             while (System.nanoTime() < until) {
-                check(!r.test(), "rendezvous send of %d segment doubles completed before its receive", n);
+                check(!r.test(), "%s completed before its receive was posted", what);
                 Thread.yield();
             }
             c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
             r.waitFor();
         } else {
             c.recv(new int[1], 0, 1, Datatype.INT, peer, GO, null);
-            Mem in = Mem.array(Primitive.DOUBLE, n);
-            Status st = c.recv(in.buffer(), 0, n, Datatype.DOUBLE, peer, 4);
-            in.checkRun(0, n, peer, 7, 0, "rendezvous " + n + " doubles");
-            checkStatus(st, peer, 4, 8L * n, "rendezvous");
+            Mem in = synchronous ? Mem.segment(c, Primitive.DOUBLE, n) : Mem.array(Primitive.DOUBLE, n);
+            Status st = c.recv(in.buffer(), 0, n, Datatype.DOUBLE, peer, tag);
+            in.checkRun(0, n, peer, tag, 0, what);
+            checkStatus(st, peer, tag, 8L * n, what);
         }
     }
 }
