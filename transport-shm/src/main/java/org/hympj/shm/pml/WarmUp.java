@@ -8,6 +8,7 @@ import org.hympj.api.PersistentRequest;
 import org.hympj.api.Primitive;
 import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
+import org.hympj.shm.job.JobConfig;
 
 /**
  * Runs a rank's hot paths on messages to its neighbours until the JIT has compiled them, before
@@ -28,7 +29,9 @@ import org.hympj.api.SegmentBuffer;
  * <p>What runs: an 8-byte sendrecv, blocking send and receive (even ranks send first, odd
  * ones receive first: no cycle even at a tiny eager limit), a persistent set of a contiguous, a
  * block-strided and an element-strided face (2 KiB each, the eager path with packing and
- * unpacking), isend/irecv with waitAll, an empty probe, and now and then a 64 KiB and a 1 MiB
+ * unpacking), isend/irecv with waitAll, an empty probe, a 32 KiB blocking pair (the bulk eager
+ * path, piped when every rank has a core: at one in 25 C2 compiled it during a program's first
+ * 64 KB batches, 15–28 µs against 8), and now and then a 64 KiB and a 1 MiB
  * exchange (bulk eager, and rendezvous at the default limits), the same from buffers in the
  * shared segment when it has room (the receiver's single copy out of the sender's segment:
  * without it a 64 KiB segment ping-pong recompiled for 40 ms in every other batch, 25 µs
@@ -114,6 +117,9 @@ public final class WarmUp {
                     pair[1] = world.isend(small, 0, 8, Datatype.BYTE, right, TAG);
                     Request.waitAll(pair);
                     world.iprobe(left, TAG - 1);
+                    // the bulk eager path (piped when every rank has a core) as often as the rest:
+                    // every 25th was too rare for C2, which then compiled it in a program's first batches
+                    blockingPair(world, sendsFirst, large, largeBack, JobConfig.PIPE_FROM, right, left);
                     if (i % 25 == 0) {
                         // the bulk eager path, and above the eager limit the rendezvous
                         world.sendrecv(large, 0, BULK, Datatype.BYTE, right, TAG, largeBack, 0, BULK, Datatype.BYTE,
