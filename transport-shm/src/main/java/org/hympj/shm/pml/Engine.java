@@ -351,7 +351,15 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
      * cancelled, with nothing received. One that matched already (its data on the way) goes on.
      */
     void cancelRecv(RecvReq r) {
-        progress(); // anything already here matches first: a message that arrived is not lost to a cancel
+        // anything already here matches first: a message that arrived is not lost to a cancel. One
+        // pass may not reach it: a ring's read stops at the ring's end (a record after the wrap
+        // waits for the next pass) and after a packet that completed a request. So passes until one
+        // after the first finds nothing (at most 64: peers still sending do not hold the cancel up)
+        for (int pass = 0; pass < 64 && !r.done; pass++) {
+            if (progress() == 0 && pass > 0) {
+                break;
+            }
+        }
         if (!r.done && matching.withdraw(r)) {
             r.status.cancelled(r.source == org.hympj.api.Comm.ANY_SOURCE ? r.source : r.localOf[r.source], r.tag);
             r.complete();
