@@ -176,9 +176,9 @@ public final class RingPingPong {
 
         /** Half the median batch's round trip in µs (rank 0; rank 1 echoes). */
         double measure(int role, int size) {
-            int warm = size <= 8192 ? 5000 : size <= 65536 ? 200 : size <= 1048576 ? 50 : 10;
-            int iters = size <= 8192 ? 50000 : size <= 65536 ? 5000 : size <= 1048576 ? 1000 : 200;
-            int per = iters / Rows.NBATCH;
+            int[] counts = PingPong.itersFor(size); // the anchor's iters_for
+            int warm = counts[0];
+            int per = counts[1] / Rows.NBATCH;
             double[] batch = new double[Rows.NBATCH];
             for (int b = -1; b < Rows.NBATCH; b++) {
                 int n = b < 0 ? warm : per;

@@ -82,10 +82,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         Completions completions = new Completions(pacing, events);
         Packer packer = new Packer();
         this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes);
+        boolean sharesCores = Idler.sharesCores(config);
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,
-            config.inlineLimit, idler, !Idler.sharesCores(config));
+            config.inlineLimit, idler, !sharesCores);
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,
-            eagerLimit, Idler.sharesCores(config));
+            eagerLimit, sharesCores);
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit, config.bulkBytes);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous, completions);
         this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,

@@ -286,7 +286,7 @@ final class RendezvousProtocol {
             completions.recvDone(r, source, tag, 0, total, matchAt);
         } else if (srcSegOff >= 0) {
             // one copy straight out of the sender's segment, and no clear-to-send round trip
-            packer.unpack(null, fabric.segmentAddress(source) + srcSegOff, accept,
+            packer.unpack(null, pullAddress(source, srcSegOff, accept), accept,
                 r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
             outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
             completions.recvDone(r, source, tag, accept, total, 0);
@@ -303,11 +303,16 @@ final class RendezvousProtocol {
      * {@code dst} and ACKs, so the send completes as an eager one would.
      */
     void pullUnmatched(int channel, int source, int sendId, long srcSegOff, long total, byte[] dst, long dstBase) {
-        if (srcSegOff < 0 || srcSegOff + total > fabric.segmentBytes()) {
+        Packer.copy(null, pullAddress(source, srcSegOff, total), dst, dstBase, total);
+        outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
+    }
+
+    /** Where {@code bytes} bytes at {@code srcSegOff} of {@code source}'s segment are, checked against its end. */
+    private long pullAddress(int source, long srcSegOff, long bytes) {
+        if (srcSegOff < 0 || srcSegOff + bytes > fabric.segmentBytes()) {
             throw new MpjException("internal: RTS from rank " + source + " names segment bytes past its end");
         }
-        Packer.copy(null, fabric.segmentAddress(source) + srcSegOff, dst, dstBase, total);
-        outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
+        return fabric.segmentAddress(source) + srcSegOff;
     }
 
     /** A streamed piece in the ring itself. */
