@@ -114,6 +114,42 @@ public final class Datatype {
         }
     }
 
+    /**
+     * The layout given by its parts, as {@link #blockLength()}, {@link #count(int)},
+     * {@link #stride(int)} and {@link #extent()} report them (outermost dimension first; strides
+     * and extent in elements), brought to the canonical form. A rank that reads another rank's
+     * data in place (a pull out of its segment) rebuilds the sender's layout with it.
+     *
+     * @throws IllegalArgumentException if blockLength or extent is below 1, a count or stride is
+     *     below 1, or the arrays are null or of different lengths
+     */
+    public static Datatype layout(Primitive primitive, int blockLength, int[] counts, int[] strides, long extent) {
+        if (primitive == null) {
+            throw new IllegalArgumentException("primitive must not be null");
+        }
+        if (counts == null || strides == null || counts.length != strides.length) {
+            throw new IllegalArgumentException("counts and strides must be non-null and of equal length");
+        }
+        if (blockLength < 1 || extent < 1) {
+            throw new IllegalArgumentException("blockLength and extent must be >= 1, were " + blockLength + " and " + extent);
+        }
+        long[] c = new long[counts.length];
+        long[] s = new long[counts.length];
+        for (int d = 0; d < counts.length; d++) {
+            if (counts[d] < 1 || strides[d] < 1) {
+                throw new IllegalArgumentException("counts[" + d + "] and strides[" + d + "] must be >= 1, were "
+                    + counts[d] + " and " + strides[d]);
+            }
+            c[d] = counts[d];
+            s[d] = strides[d];
+        }
+        try {
+            return normalise(primitive, blockLength, c, s, extent);
+        } catch (ArithmeticException e) {
+            throw tooLarge("layout");
+        }
+    }
+
     /** The error of a layout whose sizes do not fit: blocks, strides and element counts are ints. */
     private static IllegalArgumentException tooLarge(String what) {
         return new IllegalArgumentException(what + " is too large: a block, a stride or the number of elements of one "

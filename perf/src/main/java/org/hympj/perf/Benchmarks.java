@@ -37,6 +37,14 @@ public final class Benchmarks {
             + "(us per iteration)",
             Halo3d.class, List.of("ghost"), 8, "halo3d-ghost", List.of(16L, 32L, 64L, 128L), "both",
             Duration.ofSeconds(300), Benchmarks::haloSegment));
+        register(new BenchDef("jface", "halo-face ping-pong: a block-stride face vector(N,N,N^2) of N^3 doubles into a "
+            + "contiguous ghost, half round trip, 2 ranks (us)",
+            Faces.class, List.of("j"), 2, "face-j", List.of(16L, 32L, 64L, 128L), "both",
+            Duration.ofSeconds(300), Benchmarks::facesSegment).withAnchor(EXTRA_ANCHOR));
+        register(new BenchDef("kface", "halo-face ping-pong: an element-stride face vector(N^2,1,N) of N^3 doubles into a "
+            + "contiguous ghost, half round trip, 2 ranks (us)",
+            Faces.class, List.of("k"), 2, "face-k", List.of(16L, 32L, 64L, 128L), "both",
+            Duration.ofSeconds(300), Benchmarks::facesSegment).withAnchor(EXTRA_ANCHOR));
         register(new BenchDef("allreduce", "allreduce of DOUBLE (SUM) on Java arrays, 8 ranks (us per call)",
             Collective.class, List.of("allreduce"), 8, "allreduce", List.of(8L, 65536L), "heap",
             Duration.ofSeconds(300), null).withAnchor(EXTRA_ANCHOR));
@@ -99,6 +107,15 @@ public final class Benchmarks {
 
     private static long twoBuffers(List<Long> sizes, List<BufferKind> kinds) {
         return kinds.contains(BufferKind.SEGMENT) ? 2 * max(sizes) + 4096 : 0;
+    }
+
+    /** The segment variant allocates b (N^3) and a ghost (N^2) for every N (a bump allocator). */
+    private static long facesSegment(List<Long> sizes, List<BufferKind> kinds) {
+        long total = 0;
+        for (long n : sizes) {
+            total += (n * n * n + n * n) * 8 + 128;
+        }
+        return kinds.contains(BufferKind.SEGMENT) ? total : 0;
     }
 
     /** The segment variant allocates b (N^3) and the ghosts (6 N^2) for every N (a bump allocator). */

@@ -642,7 +642,7 @@ public final class Compare {
     }
 
     static String sizeLabel(String bench, long s) {
-        if (bench.equals("halo3d")) {
+        if (bench.equals("halo3d") || bench.equals("jface") || bench.equals("kface")) {
             return "N = " + s;
         }
         BenchDef def = Benchmarks.get(bench);

@@ -81,8 +81,9 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.outbound = new OutboundQueues(fabric);
         Completions completions = new Completions(pacing, events);
         Packer packer = new Packer();
-        this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes);
         boolean sharesCores = Idler.sharesCores(config);
+        this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes,
+            !sharesCores);
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,
             config.inlineLimit, idler, !sharesCores);
         this.sends = new Sends(fabric, outbound, eager, rendezvous, pacing, routing, events, config.inlineLimit,

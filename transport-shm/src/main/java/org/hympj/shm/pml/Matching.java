@@ -3,6 +3,7 @@ package org.hympj.shm.pml;
 import org.agrona.DirectBuffer;
 import org.agrona.UnsafeApi;
 import org.hympj.api.Comm;
+import org.hympj.api.Datatype;
 import org.hympj.api.MpjException;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
@@ -92,7 +93,8 @@ final class Matching {
         } else if (u.kind == Packets.EAGER_BULK) {
             eager.deliverBulk(r, u.channel, u.source, u.tag, u.bulkStart, (int) u.total, u.piped, u.visibleAt);
         } else {
-            rendezvous.matchRtsInTurn(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.rtsVisibleAt);
+            rendezvous.matchRtsInTurn(r, u.channel, u.source, u.tag, u.sendId, u.total, u.srcSegOffset, u.srcType,
+                u.srcCount, u.rtsVisibleAt);
         }
         if (u.buffered > 0) {
             bufferedFrom[u.source] -= u.buffered;
@@ -162,8 +164,10 @@ final class Matching {
             long total = buffer.getLong(index + Packets.RTS_TOTAL_OFFSET);
             long srcSeg = buffer.getLong(index + Packets.RTS_SRC_SEG_OFFSET);
             long rtsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
+            Datatype srcType = rendezvous.senderLayout(src, buffer, index);
+            int srcCount = srcType == null ? 0 : RendezvousProtocol.senderCount(buffer, index);
             if (r != null) {
-                rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, rtsVis);
+                rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, srcType, srcCount, rtsVis);
             } else if ((buffer.getInt(index + Packets.RTS_FLAGS_OFFSET) & Packets.RTS_BUFFERABLE) != 0
                 && bufferedFrom[src] + total <= bufferBudget) {
                 // kept as an eager message would be: copied out now, the sender released
@@ -174,12 +178,14 @@ final class Matching {
                 }
                 u.buffered = total;
                 bufferedFrom[src] += total;
-                rendezvous.pullUnmatched(channel, src, sendId, srcSeg, total, u.data, BYTE_BASE);
+                rendezvous.pullUnmatched(channel, src, sendId, srcSeg, srcType, srcCount, total, u.data, BYTE_BASE);
                 mq.addUnexpected(u);
             } else {
                 Unexpected u = newUnexpected(Packets.RTS, channel, src, tag, total);
                 u.sendId = sendId;
                 u.srcSegOffset = srcSeg;
+                u.srcType = srcType;
+                u.srcCount = srcCount;
                 u.rtsVisibleAt = rtsVis;
                 mq.addUnexpected(u);
             }
@@ -205,6 +211,7 @@ final class Matching {
 
     private void releaseUnexpected(Unexpected u) {
         u.prev = null;
+        u.srcType = null;
         u.next = freeUnexpected;
         freeUnexpected = u;
     }

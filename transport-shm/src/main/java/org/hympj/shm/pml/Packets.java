@@ -9,6 +9,7 @@ package org.hympj.shm.pml;
  * offset      0        8       12      16      20         24           32
  * EAGER       vis:long ctx:int tag:int seq:int pad:int    | data…
  * RTS         vis:long ctx:int tag:int seq:int sendId:int total:long   srcSegOff:long flags:int pad:int
+ *             (flag TYPED: then, from 48, the sender's layout, {@link RemoteLayouts})
  * CTS         vis:long sendId:int recvId:int accept:long  dstSegOff:long
  * FRAG        vis:long recvId:int pad:int     offset:long | data…
  * FIN         vis:long recvId:int pad:int     bytes:long written:long     (that many bytes were put; written:
@@ -19,8 +20,10 @@ package org.hympj.shm.pml;
  *                                                                         (payload in the bulk region)
  * FRAG_BULK   vis:long recvId:int len:int     offset:long start:long      (streamed piece, in bulk)
  * </pre>
- * RTS flags: {@link #RTS_BUFFERABLE}; EAGER_BULK flags: {@link #EAGER_BULK_PIPED}.
- * srcSegOff / dstSegOff are -1 when the data is not one contiguous run in a segment. Fields
+ * RTS flags: {@link #RTS_BUFFERABLE}, {@link #RTS_TYPED}; EAGER_BULK flags: {@link #EAGER_BULK_PIPED}.
+ * srcSegOff is -1 when the data cannot be pulled from the sender's segment (not there, or a
+ * layout an RTS cannot describe); dstSegOff is -1 when the data is not one contiguous run in
+ * a segment. Fields
  * are read and written only through the offsets below (from the start of the record), as
  * Agrona's record descriptors do.
  */
@@ -64,6 +67,14 @@ final class Packets {
      * (within the receiver's budget for that source: {@code Matching}).
      */
     static final int RTS_BUFFERABLE = 1;
+    /**
+     * RTS flag: the data at srcSegOff is not one contiguous run; the sender's layout follows
+     * the RTS's fields ({@link #RTS_LAYOUT_OFFSET}, {@link RemoteLayouts}), and the record is
+     * {@link #RTS_TYPED_LENGTH} long.
+     */
+    static final int RTS_TYPED = 2;
+    static final int RTS_LAYOUT_OFFSET = RTS_LENGTH;
+    static final int RTS_TYPED_LENGTH = RTS_LAYOUT_OFFSET + RemoteLayouts.LENGTH;
 
     static final int CTS_SEND_ID_OFFSET = 8;
     static final int CTS_RECV_ID_OFFSET = 12;

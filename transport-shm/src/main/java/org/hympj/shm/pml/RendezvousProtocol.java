@@ -3,6 +3,7 @@ package org.hympj.shm.pml;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.hympj.api.Datatype;
 import org.hympj.api.MpjException;
 import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
@@ -11,7 +12,8 @@ import org.hympj.shm.fabric.ShmFabric;
 
 /**
  * The rendezvous protocol: RTS, then the receiver picks the fewest copies its buffers allow —
- * a pull straight out of the sender's segment then ACK (RGET; native only), a put straight into
+ * a pull straight out of the sender's segment then ACK (RGET; native only; a strided layout is
+ * read in place, {@link RemoteLayouts}), a put straight into
  * its own segment then FIN, or a stream of pieces (FRAG_BULK through the bulk region, FRAG in
  * the ring while the bulk region is full); a receive buffer shorter than the message accepts
  * what fits and reports truncation. A striped message goes as two parts, one per fabric.
@@ -24,27 +26,45 @@ final class RendezvousProtocol {
     private final Pacing pacing;
     /** Pulling from the sender's segment is a read: native only (TCA writes; a model plans sender puts). */
     private final boolean pullable;
+    /**
+     * Strided data is pulled too (its layout read in place) — only when every rank has a core:
+     * with 8 ranks on 2 cores the halo's strided faces took longer pulled (N = 64, segment:
+     * 490–620 µs against 380–430 µs packed eagerly, docs/PERFORMANCE.md), one core per rank
+     * they took half the time.
+     */
+    private final boolean typedPulls;
     private final int bulkChunk;
     private final int fragPayload;
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
+    /** The senders' strided layouts this receiver has pulled from. */
+    private final RemoteLayouts layouts = new RemoteLayouts();
+    /** Pieces of a pull that is strided on both sides pass through it (small: it stays in cache). */
+    private final byte[] pullScratch = new byte[PULL_SCRATCH];
+    private static final int PULL_SCRATCH = 16 << 10;
+    private static final long BYTE_BASE = org.agrona.UnsafeApi.arrayBaseOffset(byte[].class);
 
     RendezvousProtocol(ShmFabric fabric, Packer packer, OutboundQueues outbound, Completions completions,
-                       Pacing pacing, int bulkBytes) {
+                       Pacing pacing, int bulkBytes, boolean typedPulls) {
         this.fabric = fabric;
         this.packer = packer;
         this.outbound = outbound;
         this.completions = completions;
         this.pacing = pacing;
         this.pullable = fabric.channels() == 1 && !pacing.modelled();
+        this.typedPulls = pullable && typedPulls;
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
     }
 
-    /** True when a receiver may pull data out of the sender's segment (native, one channel; on one host). */
-    boolean pullable() {
-        return pullable;
+    /**
+     * True when a receiver may pull the data of {@code b} out of our segment (native, one
+     * channel; the caller checks the peer is on this host): one contiguous run, or a strided
+     * layout an RTS can carry when strided pulls are on.
+     */
+    boolean pullable(Buf b) {
+        return b.segOffset >= 0 ? pullable : b.typed && typedPulls;
     }
 
     // ------------------------------------------------------------------ sender
@@ -64,7 +84,9 @@ final class RendezvousProtocol {
 
     /** Writes the RTS if the ring has room; the send then waits for CTS or ACK. */
     boolean emitRts(SendReq s, RingBuffer ring) {
-        int idx = ring.tryClaim(Packets.RTS, Packets.RTS_LENGTH);
+        boolean pullHere = pullable(s.buf) && fabric.local(s.dest);
+        boolean typed = pullHere && s.buf.segOffset < 0;
+        int idx = ring.tryClaim(Packets.RTS, typed ? Packets.RTS_TYPED_LENGTH : Packets.RTS_LENGTH);
         if (idx < 0) {
             return false;
         }
@@ -75,8 +97,12 @@ final class RendezvousProtocol {
         b.putInt(idx + Packets.RTS_SEQ_OFFSET, s.seq);
         b.putInt(idx + Packets.RTS_SEND_ID_OFFSET, s.sendId);
         b.putLong(idx + Packets.RTS_TOTAL_OFFSET, s.buf.bytes);
-        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullable && fabric.local(s.dest) ? s.buf.segOffset : -1L);
-        b.putInt(idx + Packets.RTS_FLAGS_OFFSET, s.bufferable ? Packets.RTS_BUFFERABLE : 0);
+        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, pullHere ? s.buf.pullOffset : -1L);
+        b.putInt(idx + Packets.RTS_FLAGS_OFFSET,
+            (s.bufferable ? Packets.RTS_BUFFERABLE : 0) | (typed ? Packets.RTS_TYPED : 0));
+        if (typed) {
+            RemoteLayouts.write(b, idx + Packets.RTS_LAYOUT_OFFSET, s.buf.type, s.buf.count);
+        }
         ring.commit(idx);
         outbound.wrote();
         return true;
@@ -223,7 +249,8 @@ final class RendezvousProtocol {
      * it may be at an instant later than the rank's clock, which the rank's next sends precede;
      * otherwise as {@link #matchRts}.
      */
-    void matchRtsInTurn(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff, long rtsVis) {
+    void matchRtsInTurn(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff,
+                        Datatype srcType, int srcCount, long rtsVis) {
         long bookAt = srcSegOff < 0 ? pacing.rtsBooking(r, rtsVis) : Long.MIN_VALUE;
         if (bookAt != Long.MIN_VALUE) {
             r.channel = channel;
@@ -235,7 +262,7 @@ final class RendezvousProtocol {
             deferred.add(r, bookAt);
             return;
         }
-        matchRts(r, channel, source, tag, sendId, total, srcSegOff, rtsVis);
+        matchRts(r, channel, source, tag, sendId, total, srcSegOff, srcType, srcCount, rtsVis);
     }
 
     /**
@@ -252,7 +279,7 @@ final class RendezvousProtocol {
             } else {
                 RecvReq r = (RecvReq) q;
                 matchRts(r, r.channel, r.matchedSource, r.matchedTag, r.deferredRtsSendId, r.sentBytes, -1L,
-                    r.deferredRtsVis);
+                    null, 0, r.deferredRtsVis);
             }
             done++;
         }
@@ -267,9 +294,12 @@ final class RendezvousProtocol {
 
     /**
      * A receive matched an RTS. {@code rtsVis}: the real instant the RTS arrived (0 unless
-     * --sched rndv); the CTS leaves no earlier.
+     * --sched rndv); the CTS leaves no earlier. {@code srcSegOff} >= 0: the data can be pulled
+     * from there — one contiguous run ({@code srcType} null) or {@code srcCount} items of the
+     * sender's strided {@code srcType}.
      */
-    void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff, long rtsVis) {
+    void matchRts(RecvReq r, int channel, int source, int tag, int sendId, long total, long srcSegOff,
+                  Datatype srcType, int srcCount, long rtsVis) {
         long accept = Math.min(total, r.buf.bytes);
         r.accept = accept;
         r.received = 0;
@@ -286,8 +316,7 @@ final class RendezvousProtocol {
             completions.recvDone(r, source, tag, 0, total, matchAt);
         } else if (srcSegOff >= 0) {
             // one copy straight out of the sender's segment, and no clear-to-send round trip
-            packer.unpack(null, pullAddress(source, srcSegOff, accept), accept,
-                r.buf.base, r.buf.addr, r.buf.type, r.buf.count, 0);
+            pull(source, srcSegOff, srcType, srcCount, total, accept, r.buf.base, r.buf.addr, r.buf.type, r.buf.count);
             outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
             completions.recvDone(r, source, tag, accept, total, 0);
         } else {
@@ -302,9 +331,55 @@ final class RendezvousProtocol {
      * An unmatched bufferable RTS: copies the {@code total} bytes out of the sender's segment into
      * {@code dst} and ACKs, so the send completes as an eager one would.
      */
-    void pullUnmatched(int channel, int source, int sendId, long srcSegOff, long total, byte[] dst, long dstBase) {
-        Packer.copy(null, pullAddress(source, srcSegOff, total), dst, dstBase, total);
+    void pullUnmatched(int channel, int source, int sendId, long srcSegOff, Datatype srcType, int srcCount, long total,
+                       byte[] dst, long dstBase) {
+        pull(source, srcSegOff, srcType, srcCount, total, total, dst, dstBase, Datatype.BYTE, (int) total);
         outbound.sendControl(channel, source, Packets.ACK, sendId, 0, 0, 0, 0);
+    }
+
+    /**
+     * The sender's layout of a typed RTS (cached: no allocation for a layout seen before), or
+     * null when the RTS's data is one contiguous run.
+     */
+    Datatype senderLayout(int source, DirectBuffer buffer, int index) {
+        if ((buffer.getInt(index + Packets.RTS_FLAGS_OFFSET) & Packets.RTS_TYPED) == 0) {
+            return null;
+        }
+        return layouts.read(buffer, index + Packets.RTS_LAYOUT_OFFSET, source);
+    }
+
+    /** The item count of a typed RTS's layout. */
+    static int senderCount(DirectBuffer buffer, int index) {
+        return RemoteLayouts.count(buffer, index + Packets.RTS_LAYOUT_OFFSET);
+    }
+
+    /**
+     * Copies the first {@code len} bytes of the {@code total}-byte message of {@code source}
+     * out of its segment at {@code srcSegOff} into the typed buffer (dstBase, dstAddr,
+     * dstType, dstCount): a plain unpack from a contiguous run; from a strided one ({@code
+     * srcType}) a pack straight into a contiguous destination, or piecewise through
+     * {@link #pullScratch} into a strided one.
+     */
+    private void pull(int source, long srcSegOff, Datatype srcType, int srcCount, long total, long len,
+                      Object dstBase, long dstAddr, Datatype dstType, int dstCount) {
+        if (srcType == null) {
+            packer.unpack(null, pullAddress(source, srcSegOff, len), len, dstBase, dstAddr, dstType, dstCount, 0);
+            return;
+        }
+        if ((long) srcCount * srcType.size() != total) {
+            throw new MpjException("internal: RTS from rank " + source + " announces " + total + " bytes, its layout "
+                + srcCount + " x " + srcType + " holds " + (long) srcCount * srcType.size());
+        }
+        long src = pullAddress(source, srcSegOff, srcType.span(srcCount) * srcType.primitive().bytes());
+        if (dstType.isContiguous()) {
+            packer.pack(null, src, srcType, srcCount, 0, dstBase, dstAddr, len);
+            return;
+        }
+        for (long pos = 0; pos < len; pos += PULL_SCRATCH) {
+            int n = (int) Math.min(PULL_SCRATCH, len - pos);
+            packer.pack(null, src, srcType, srcCount, pos, pullScratch, BYTE_BASE, n);
+            packer.unpack(pullScratch, BYTE_BASE, n, dstBase, dstAddr, dstType, dstCount, pos);
+        }
     }
 
     /** Where {@code bytes} bytes at {@code srcSegOff} of {@code source}'s segment are, checked against its end. */

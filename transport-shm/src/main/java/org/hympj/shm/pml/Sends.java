@@ -49,9 +49,10 @@ final class Sends {
         }
         s.seq = sendSeq[s.dest]++;
         pacing.sendStarted(s);
-        // data contiguous in our segment: the receiver copies it out once (RGET), natively, when
-        // that beats the two copies of eager (JobConfig.PULL_ABOVE); on this host only
-        boolean pull = rendezvous.pullable() && s.buf.segOffset >= 0 && s.buf.bytes > pullAbove
+        // data in our segment, contiguous or strided: the receiver copies it out once (RGET,
+        // reading a strided layout in place), natively, when that beats the two copies of eager
+        // (JobConfig.PULL_ABOVE); on this host only
+        boolean pull = rendezvous.pullable(s.buf) && s.buf.bytes > pullAbove
             && fabric.local(s.dest);
         // eager-sized and standard mode: buffered by an unmatched receiver as eager would be
         s.bufferable = pull && s.buf.bytes <= eagerLimit && !s.synchronous;

@@ -14,6 +14,9 @@ final class Unexpected {
     long total;
     int sendId;
     long srcSegOffset;
+    /** An RTS's strided layout at srcSegOffset (null: one contiguous run) and its item count. */
+    org.hympj.api.Datatype srcType;
+    int srcCount;
     /** Real instant an RTS arrived (its control put, --sched rndv); 0 otherwise. */
     long rtsVisibleAt;
     /** Where an EAGER_BULK payload waits in the sender's bulk region (not copied out). */

@@ -144,6 +144,50 @@ class DatatypeTest {
         }
     }
 
+    /** A layout rebuilt from its parts (as a receiver rebuilds a sender's) is the same type. */
+    @Test
+    void layoutFromItsPartsIsTheSameType() {
+        Random rnd = new Random(20261127);
+        int rebuilt = 0;
+        for (int i = 0; i < 3000; i++) {
+            Datatype t = RandomLayouts.next(rnd, false).type;
+            if (t.elements() == 0 || t.displacement() != 0) {
+                continue;
+            }
+            int[] counts = new int[t.dimensions()];
+            int[] strides = new int[t.dimensions()];
+            for (int d = 0; d < counts.length; d++) {
+                counts[d] = t.count(d);
+                strides[d] = t.stride(d);
+            }
+            Datatype r = Datatype.layout(t.primitive(), t.blockLength(), counts, strides, t.extent());
+            assertEquals(t, r, t::toString);
+            assertEquals(t.span(3), r.span(3), t::toString);
+            rebuilt++;
+        }
+        assertTrue(rebuilt > 1000, "too few layouts rebuilt: " + rebuilt);
+        // parts not in canonical form are brought to it
+        assertEquals(Datatype.DOUBLE.contiguous(12), Datatype.layout(Primitive.DOUBLE, 3, new int[] {4}, new int[] {3}, 12));
+        assertEquals(Datatype.DOUBLE.vector(4, 3, 6), Datatype.layout(Primitive.DOUBLE, 3, new int[] {1, 4}, new int[] {99, 6}, 21));
+    }
+
+    @Test
+    void badLayoutPartsNameTheArgument() {
+        int[] one = {2};
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(null, 1, one, one, 4)).getMessage().contains("primitive"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(Primitive.INT, 1, one, new int[0], 4)).getMessage().contains("equal length"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(Primitive.INT, 0, one, one, 4)).getMessage().contains("blockLength"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(Primitive.INT, 1, one, one, 0)).getMessage().contains("extent"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(Primitive.INT, 1, new int[] {0}, one, 4)).getMessage().contains("counts[0]"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> Datatype.layout(Primitive.INT, 1, one, new int[] {-3}, 4)).getMessage().contains("strides[0]"));
+    }
+
     /** "The same layout has one form": types with equal element lists and extents are equal. */
     @Test
     void normalFormIsCanonical() {
