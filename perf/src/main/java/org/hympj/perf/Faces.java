@@ -80,6 +80,7 @@ public final class Faces {
         for (int bch = -1; bch < Rows.NBATCH; bch++) {
             int k = bch < 0 ? wi[0] : per;
             comm.barrier();
+            long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
             long t0 = System.nanoTime();
             for (int i = 0; i < k; i++) {
                 if (rank == 0) {
@@ -94,6 +95,7 @@ public final class Faces {
             if (bch >= 0) {
                 bt[bch] = el * 1e-3 / (2.0 * per);
             }
+            Rows.batch(kface ? "face-k" : "face-j", n, bch, el * 1e-3 / (2.0 * k), jit);
         }
         // the anchor's check: the last ghost element is the peer's last face element
         long last = kface ? (long) (n2 - 1) * n : (long) (n - 1) * n2 + n - 1;
