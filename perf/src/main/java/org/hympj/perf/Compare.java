@@ -41,9 +41,9 @@ public final class Compare {
     static final double DEFAULT_QUIET = 0.9;
 
     static final String USAGE = String.join("\n",
-        "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d | allreduce | barrier",
+        "usage: hympj-compare TEST [options] [sizes...]        TEST: pingpong | persistent | bw | halo3d | allreduce | barrier | jface | kface",
         "       barrier: sizes are rank counts (e.g. 2 3 4 5 6 7 8), each measured with every --algo (default all)",
-        "       allreduce and barrier use their own anchor script, perf/anchors/run-openmpi-extra.sh (env NP = --np)",
+        "       allreduce, barrier, jface and kface use their own anchor script, perf/anchors/run-openmpi-extra.sh (env NP = --np)",
         "options:",
         "  --rounds R            rounds of (Open MPI, HyMPJ), order alternating; default 5",
         "  --anchor PATH         the anchor script (default $HYMPJ_HOME/" + DEFAULT_ANCHOR + ", env HYMPJ_ANCHOR)",
