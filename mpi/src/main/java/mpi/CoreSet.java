@@ -104,6 +104,9 @@ final class CoreSet {
      * a request is still active to the program, though not to the core.
      */
     boolean noneReady() {
+        if (Request.unreported == 0) {
+            return true; // no request anywhere is completed-but-unreported
+        }
         for (Prequest p : members) {
             if (p.isReady()) {
                 return false;
@@ -114,8 +117,11 @@ final class CoreSet {
 
     /** True when every member is active and none was completed by an earlier test. */
     boolean allActive() {
-        for (int i = 0; i < members.length; i++) {
-            if (members[i].isReady() || !cores[i].isActive()) {
+        if (!noneReady()) {
+            return false;
+        }
+        for (PersistentRequest c : cores) {
+            if (!c.isActive()) {
                 return false;
             }
         }

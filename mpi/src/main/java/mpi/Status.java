@@ -26,7 +26,18 @@ public class Status {
         source = s.source();
         tag = s.tag();
         bytes = s.bytes();
+        objects = -1;
         cancelled = s.isCancelled();
+    }
+
+    /** Becomes a copy of {@code o} (a caller's Status reused by {@link Request#Waitall(Request[], Status[])}). */
+    void copy(Status o) {
+        source = o.source;
+        tag = o.tag;
+        index = o.index;
+        bytes = o.bytes;
+        objects = o.objects;
+        cancelled = o.cancelled;
     }
 
     /** Set from the core's status: the receive was withdrawn by Cancel before it matched. */

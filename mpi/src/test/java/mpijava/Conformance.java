@@ -295,6 +295,45 @@ public class Conformance {
             Ring.check(st.length == 2 && st[0].source == prev && st[0].tag == 45 && st[0].Get_count(MPI.INT) == 3
                 && st[0].index == 0 && st[1].index == 1, "persistent set, iteration " + it + ": statuses");
         }
+        // into the caller's statuses: the same objects every time (a null entry gets one), right values
+        Status kept = new Status();
+        Status[] mine = {kept, null};
+        for (int it = 100; it < 104; it++) {
+            out[0] = it;
+            out[1] = me;
+            Prequest.Startall(set);
+            Request.Waitall(set, mine);
+            Ring.check(in[0] == it && in[1] == prev, "Waitall(requests, statuses), iteration " + it + ": "
+                + Arrays.toString(in));
+            Ring.check(mine[0] == kept && mine[1] != null && mine[0].source == prev && mine[0].tag == 45
+                && mine[0].Get_count(MPI.INT) == 3 && mine[0].index == 0 && mine[1].index == 1,
+                "Waitall(requests, statuses), iteration " + it + ": " + Arrays.toString(mine));
+        }
+        // a wrong statuses array is refused before anything is waited for; the requests stay active
+        out[0] = 104;
+        Prequest.Startall(set);
+        for (Status[] bad : new Status[][] {null, new Status[1], new Status[3]}) {
+            boolean refused = false;
+            try {
+                Request.Waitall(set, bad);
+            } catch (MPIException e) {
+                refused = e.getMessage().startsWith("Waitall") && e.getMessage().contains("statuses");
+            }
+            Ring.check(refused, "Waitall with statuses " + (bad == null ? "null" : "of length " + bad.length)
+                + " is refused, naming them");
+        }
+        Request.Waitall(set, mine);
+        Ring.check(in[0] == 104 && mine[0].source == prev, "Waitall(requests, statuses) after the refusals");
+        // not a persistent set (the general path): non-persistent requests and a null entry
+        int[] oneOut = {me};
+        int[] oneIn = {-1};
+        Request[] mixed = {world.Irecv(oneIn, 0, 1, MPI.INT, prev, 48), null, world.Isend(oneOut, 0, 1, MPI.INT, next, 48)};
+        Status[] mixedSt = {new Status(), new Status(), null};
+        Request.Waitall(mixed, mixedSt);
+        Ring.check(oneIn[0] == prev && mixedSt[0].source == prev && mixedSt[0].tag == 48 && mixedSt[0].index == 0
+            && mixedSt[1].index == 1 && mixedSt[1].source == MPI.ANY_SOURCE && mixedSt[2] != null
+            && mixedSt[2].index == 2 && mixed[0].Is_null(), "Waitall(requests, statuses) of non-persistent requests: "
+            + Arrays.toString(mixedSt));
         // replace the receive by another into a different buffer: the array's new entry is started
         Prequest recv2 = world.Recv_init(in2, 0, 3, MPI.INT, prev, 45);
         set[0] = recv2;
@@ -302,7 +341,7 @@ public class Conformance {
             out[0] = it;
             Prequest.Startall(set);
             Request.Waitall(set);
-            Ring.check(in2[0] == it && in[0] == 5, "persistent set, replaced entry, iteration " + it + ": "
+            Ring.check(in2[0] == it && in[0] == 104, "persistent set, replaced entry, iteration " + it + ": "
                 + Arrays.toString(in2) + " / " + Arrays.toString(in));
         }
         // completed by a Testall, not yet reported: still active to the program

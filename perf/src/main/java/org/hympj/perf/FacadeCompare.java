@@ -25,7 +25,9 @@ import org.hympj.api.Request;
  * core's blocking {@code send} and {@code recv(..., null)}, the facade's {@code Send} and
  * {@code Recv} (which returns a new {@code Status}, as mpiJava's does). halo3d (8 ranks, N³ doubles, the
  * faces and counts of {@link Halo3d}): 12 persistent requests, Startall + Waitall, every
- * iteration. Rows: {@code hympj,facade-TEST,core|mpi,SIZE,REP,us,us} (median over the rounds
+ * iteration; halo3d also through {@code Request.Waitall(requests, statuses)} (the caller's
+ * statuses reused: variant {@code mpi-statuses}, ratio {@code ratio-statuses}). Rows:
+ * {@code hympj,facade-TEST,core|mpi,SIZE,REP,us,us} (median over the rounds
  * of each variant's batch figure) and {@code hympj,facade-TEST,ratio,SIZE,REP,x,ratio} (the
  * median over the rounds of facade ÷ core within a round: the two batches of a round ran
  * seconds apart at most, so a drift of the machine cancels). The data is checked: a wrong
@@ -63,7 +65,10 @@ public final class FacadeCompare {
                         throw new IllegalArgumentException("test must be pingpong or halo3d, was " + test);
                 }
                 if (core.rank() == 0) {
-                    report(test, size, rep, t[0], t[1]);
+                    report(test, size, rep, t[0], t[1], "mpi", "ratio");
+                    if (t.length > 2) {
+                        report(test, size, rep, t[0], t[2], "mpi-statuses", "ratio-statuses");
+                    }
                 }
             }
         } finally {
@@ -71,17 +76,20 @@ public final class FacadeCompare {
         }
     }
 
-    private static void report(String test, int size, int rep, double[] coreUs, double[] mpiUs) {
+    private static void report(String test, int size, int rep, double[] coreUs, double[] mpiUs, String variant,
+                               String ratioName) {
         double[] ratio = new double[coreUs.length];
         for (int r = 0; r < ratio.length; r++) {
             ratio[r] = mpiUs[r] / coreUs[r];
         }
         int decimals = test.equals("halo3d") ? 2 : 3;
         String unit = test.equals("halo3d") ? "us/iter" : "us";
-        Rows.print(Rows.row("facade-" + test, "core", size, rep, Rows.median(coreUs), decimals, unit));
-        Rows.print(Rows.row("facade-" + test, "mpi", size, rep, Rows.median(mpiUs), decimals, unit));
-        Rows.print(Rows.row("facade-" + test, "ratio", size, rep, Rows.median(ratio), 4, "ratio"));
-        System.out.println(String.format(Locale.ROOT, "# facade-%s %d: per-round facade/core %s", test, size,
+        if (variant.equals("mpi")) {
+            Rows.print(Rows.row("facade-" + test, "core", size, rep, Rows.median(coreUs), decimals, unit));
+        }
+        Rows.print(Rows.row("facade-" + test, variant, size, rep, Rows.median(mpiUs), decimals, unit));
+        Rows.print(Rows.row("facade-" + test, ratioName, size, rep, Rows.median(ratio), 4, "ratio"));
+        System.out.println(String.format(Locale.ROOT, "# facade-%s %d: per-round %s/core %s", test, size, variant,
             java.util.Arrays.toString(round3(ratio))));
     }
 
@@ -202,18 +210,20 @@ public final class FacadeCompare {
         }
         int[] counts = haloIters(n);
         int per = Math.max(1, counts[1] / Rows.NBATCH);
+        mpi.Status[] statuses = new mpi.Status[12];
         coreHalo(core, coreReq, counts[0]);
-        facadeHalo(mpiReq, counts[0]);
-        double[][] t = new double[2][ROUNDS];
+        facadeHalo(mpiReq, counts[0], null);
+        facadeHalo(mpiReq, counts[0], statuses);
+        double[][] t = new double[3][ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
-            if (r % 2 == 0) {
-                t[0][r] = maxOver(core, coreHalo(core, coreReq, per));
-                t[1][r] = maxOver(core, facadeHalo(mpiReq, per));
-            } else {
-                t[1][r] = maxOver(core, facadeHalo(mpiReq, per));
-                t[0][r] = maxOver(core, coreHalo(core, coreReq, per));
+            for (int q = 0; q < 3; q++) { // the order turns with the round
+                int v = (r + q) % 3;
+                t[v][r] = maxOver(core, v == 0 ? coreHalo(core, coreReq, per)
+                    : facadeHalo(mpiReq, per, v == 1 ? null : statuses));
             }
         }
+        check(statuses[0].source == Halo3d.shift(rank, 0, -1) && statuses[5].index == 5,
+            "halo3d: the caller's statuses (" + statuses[0] + ", " + statuses[5] + ")");
         // the anchor's check on both ghosts: from the low neighbour in dimension 0, its high i-face
         double expect = Halo3d.shift(rank, 0, -1) + ((long) (n - 1) * n2) * 1e-9;
         check(coreGhost[0] == expect, "halo3d ghost (core) " + coreGhost[0] + ", expected " + expect);
@@ -248,12 +258,20 @@ public final class FacadeCompare {
         return (System.nanoTime() - t0) * 1e-3 / iters;
     }
 
-    private static double facadeHalo(Prequest[] req, int iters) {
+    /** {@code statuses} null: {@code Waitall(req)} (new statuses each call), else {@code Waitall(req, statuses)}. */
+    private static double facadeHalo(Prequest[] req, int iters, mpi.Status[] statuses) {
         MPI.COMM_WORLD.Barrier();
         long t0 = System.nanoTime();
-        for (int i = 0; i < iters; i++) {
-            Prequest.Startall(req);
-            mpi.Request.Waitall(req);
+        if (statuses == null) {
+            for (int i = 0; i < iters; i++) {
+                Prequest.Startall(req);
+                mpi.Request.Waitall(req);
+            }
+        } else {
+            for (int i = 0; i < iters; i++) {
+                Prequest.Startall(req);
+                mpi.Request.Waitall(req, statuses);
+            }
         }
         return (System.nanoTime() - t0) * 1e-3 / iters;
     }
