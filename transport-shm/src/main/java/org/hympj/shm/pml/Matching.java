@@ -164,7 +164,7 @@ final class Matching {
             long total = buffer.getLong(index + Packets.RTS_TOTAL_OFFSET);
             long srcSeg = buffer.getLong(index + Packets.RTS_SRC_SEG_OFFSET);
             long rtsVis = buffer.getLong(index + Packets.VISIBLE_AT_OFFSET);
-            Datatype srcType = rendezvous.senderLayout(src, buffer, index);
+            Datatype srcType = srcSeg < 0 ? null : rendezvous.senderLayout(src, buffer, index);
             int srcCount = srcType == null ? 0 : RendezvousProtocol.senderCount(buffer, index);
             if (r != null) {
                 rendezvous.matchRtsInTurn(r, channel, src, tag, sendId, total, srcSeg, srcType, srcCount, rtsVis);

@@ -52,7 +52,8 @@ final class Sends {
         // data in our segment, contiguous or strided: the receiver copies it out once (RGET,
         // reading a strided layout in place), natively, when that beats the two copies of eager
         // (JobConfig.PULL_ABOVE); on this host only
-        boolean pull = rendezvous.pullable(s.buf) && s.buf.bytes > pullAbove
+        boolean pull = (s.buf.segOffset >= 0 ? rendezvous.pullable() : s.buf.typed && rendezvous.typedPulls())
+            && s.buf.bytes > pullAbove
             && fabric.local(s.dest);
         // eager-sized and standard mode: buffered by an unmatched receiver as eager would be
         s.bufferable = pull && s.buf.bytes <= eagerLimit && !s.synchronous;
