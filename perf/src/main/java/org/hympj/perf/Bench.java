@@ -23,6 +23,7 @@ public final class Bench {
         "       hympj-bench --list",
         "       " + AeronPingPong.USAGE.substring("usage: ".length()),
         "       " + RingPingPong.USAGE.substring("usage: ".length()),
+        "       " + AeronLoopPingPong.USAGE.substring("usage: ".length()),
         "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S]",
         "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
@@ -75,6 +76,10 @@ public final class Bench {
         if (argv.length > 0 && argv[0].equals("ring-pingpong")) {
             // two JVMs and an Agrona ring each way: the floor of a two-copy protocol
             return RingPingPong.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
+        }
+        if (argv.length > 0 && argv[0].equals("aeron-loop")) {
+            // a UDP ping-pong written on Aeron directly: the network transport's floor here
+            return AeronLoopPingPong.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
         }
         if (argv.length > 0 && argv[0].equals("aeron-pingpong")) {
             // Aeron's own UDP ping-pong samples: the network transport's reference
