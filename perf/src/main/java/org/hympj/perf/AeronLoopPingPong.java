@@ -13,7 +13,6 @@ import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -85,38 +84,17 @@ public final class AeronLoopPingPong {
     private static List<String> once(String threading, List<String> sizes, int rep) throws IOException, InterruptedException {
         String base = "/dev/shm/hympj-aeronloop-" + ProcessHandle.current().pid() + "-";
         int[] ports = {freePort(), freePort()};
-        Process[] p = new Process[2];
         try {
-            for (int role = 1; role >= 0; role--) {
-                List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-                    "-XX:+UseSerialGC", "-Dagrona.disable.bounds.checks=true", "-cp", System.getProperty("java.class.path"),
-                    AeronLoopPingPong.class.getName(), Integer.toString(role), threading, base + role,
+            List<List<String>> cmds = new ArrayList<>();
+            for (int role = 0; role < 2; role++) {
+                List<String> cmd = ChildPair.java("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED");
+                cmd.addAll(List.of(AeronLoopPingPong.class.getName(), Integer.toString(role), threading, base + role,
                     Integer.toString(ports[role]), Integer.toString(ports[1 - role]), Integer.toString(rep)));
                 cmd.addAll(sizes);
-                p[role] = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                cmds.add(cmd);
             }
-            String text = new String(p[0].getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            for (Process q : p) {
-                if (!q.waitFor(300, TimeUnit.SECONDS) || q.exitValue() != 0) {
-                    throw new IOException("an Aeron ping-pong process failed (exit "
-                        + (q.isAlive() ? "none: killed after 300 s" : q.exitValue()) + ")");
-                }
-            }
-            List<String> rows = new ArrayList<>();
-            for (String l : text.split("\n")) {
-                if (l.startsWith("aeron,")) {
-                    rows.add(l);
-                }
-            }
-            return rows;
+            return ChildPair.rows(cmds, "aeron,", "Aeron ping-pong");
         } finally {
-            for (Process q : p) {
-                if (q != null) {
-                    q.destroyForcibly();
-                    q.waitFor(10, TimeUnit.SECONDS);
-                }
-            }
             for (int role = 0; role < 2; role++) {
                 IoUtil.delete(new File(base + role), true);
             }

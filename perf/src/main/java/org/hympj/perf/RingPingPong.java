@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.MappedByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -67,39 +66,19 @@ public final class RingPingPong {
     /** One launch of both JVMs over every size; rank 0's rows. */
     private static List<String> once(List<String> sizes, int rep) throws IOException, InterruptedException {
         File file = new File("/dev/shm/hympj-ringpp-" + ProcessHandle.current().pid());
-        Process[] p = new Process[2];
         try {
             try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file, "rw")) {
                 f.setLength(fileLength(sizes)); // zero-filled
             }
-            for (int role = 1; role >= 0; role--) {
-                List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:+UseSerialGC",
-                    "-Dagrona.disable.bounds.checks=true", "-cp", System.getProperty("java.class.path"),
-                    RingPingPong.class.getName(), Integer.toString(role), file.getPath(), Integer.toString(rep)));
+            List<List<String>> cmds = new ArrayList<>();
+            for (int role = 0; role < 2; role++) {
+                List<String> cmd = ChildPair.java();
+                cmd.addAll(List.of(RingPingPong.class.getName(), Integer.toString(role), file.getPath(), Integer.toString(rep)));
                 cmd.addAll(sizes);
-                p[role] = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                cmds.add(cmd);
             }
-            String text = new String(p[0].getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            for (Process q : p) {
-                if (!q.waitFor(300, TimeUnit.SECONDS) || q.exitValue() != 0) {
-                    throw new IOException("a ring ping-pong process failed (exit "
-                        + (q.isAlive() ? "none: killed after 300 s" : q.exitValue()) + ")");
-                }
-            }
-            List<String> rows = new ArrayList<>();
-            for (String l : text.split("\n")) {
-                if (l.startsWith("ring,")) {
-                    rows.add(l);
-                }
-            }
-            return rows;
+            return ChildPair.rows(cmds, "ring,", "ring ping-pong");
         } finally {
-            for (Process q : p) {
-                if (q != null) {
-                    q.destroyForcibly();
-                }
-            }
             IoUtil.delete(file, true);
         }
     }
