@@ -130,7 +130,7 @@ public final class AeronLoopPingPong {
                 invoker ? aeron.conductorAgentInvoker() : null, a[3], a[4]);
             for (int i = 6; i < a.length; i++) {
                 int size = Integer.parseInt(a[i]);
-                double us = side.measure(role, size);
+                double us = side.measureChecked(role, size);
                 if (role == 0) {
                     System.out.println(Rows.row("pingpong-loop", a[1], size, rep, us, 3, "us")
                         .replaceFirst("^" + Rows.SYSTEM + ",", "aeron,"));
@@ -141,7 +141,7 @@ public final class AeronLoopPingPong {
     }
 
     /** One JVM's end: its publication to the peer, its subscription, and how it waits. */
-    private static final class Side {
+    private static final class Side extends EchoSide {
         private final AgentInvoker driver;
         private final AgentInvoker client;
         private final ExclusivePublication pub;
@@ -174,13 +174,15 @@ public final class AeronLoopPingPong {
             }
         }
 
-        private void send(int size) {
+        @Override
+        void send(int size) {
             while (pub.offer(msg, 0, size) < 0) {
                 idle();
             }
         }
 
-        private void receive() {
+        @Override
+        void receive() {
             got = 0;
             while (got == 0) {
                 if (sub.poll(onMessage, 1) == 0) {
@@ -189,30 +191,12 @@ public final class AeronLoopPingPong {
             }
         }
 
-        double measure(int role, int size) {
+        /** The pingpong.c timing of {@link EchoSide}, for sizes the message buffer holds. */
+        double measureChecked(int role, int size) {
             if (size > msg.capacity()) {
                 throw new IllegalArgumentException("size " + size + " above " + msg.capacity());
             }
-            int[] wi = PingPong.itersFor(size);
-            int per = wi[1] / Rows.NBATCH;
-            double[] bt = new double[Rows.NBATCH];
-            for (int bch = -1; bch < Rows.NBATCH; bch++) {
-                int n = bch < 0 ? wi[0] : per;
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    if (role == 0) {
-                        send(size);
-                        receive();
-                    } else {
-                        receive();
-                        send(size);
-                    }
-                }
-                if (bch >= 0) {
-                    bt[bch] = (System.nanoTime() - t0) * 1e-3 / (2.0 * per);
-                }
-            }
-            return Rows.median(bt);
+            return measure(role, size);
         }
 
         /** Keeps the duty cycles going a moment, so the peer's last message is sent before this side closes. */

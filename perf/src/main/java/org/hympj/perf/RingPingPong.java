@@ -134,7 +134,7 @@ public final class RingPingPong {
     }
 
     /** One process's end: its rings and buffers, no allocation while timed. */
-    private static final class Side {
+    private static final class Side extends EchoSide {
         private final OneToOneRingBuffer in;
         private final OneToOneRingBuffer out;
         private final UnsafeBuffer src;
@@ -153,38 +153,15 @@ public final class RingPingPong {
             };
         }
 
-        /** Half the median batch's round trip in µs (rank 0; rank 1 echoes). */
-        double measure(int role, int size) {
-            int[] counts = PingPong.itersFor(size); // the anchor's iters_for
-            int warm = counts[0];
-            int per = counts[1] / Rows.NBATCH;
-            double[] batch = new double[Rows.NBATCH];
-            for (int b = -1; b < Rows.NBATCH; b++) {
-                int n = b < 0 ? warm : per;
-                long t0 = System.nanoTime();
-                for (int k = 0; k < n; k++) {
-                    if (role == 0) {
-                        send(size);
-                        receive();
-                    } else {
-                        receive();
-                        send(size);
-                    }
-                }
-                if (b >= 0) {
-                    batch[b] = (System.nanoTime() - t0) / 1e3 / n / 2;
-                }
-            }
-            return Rows.median(batch);
-        }
-
-        private void send(int size) {
+        @Override
+        void send(int size) {
             while (!out.write(1, src, 0, size)) {
                 Thread.onSpinWait();
             }
         }
 
-        private void receive() {
+        @Override
+        void receive() {
             long g = got;
             while (got == g) {
                 if (in.read(copyOut, 1) == 0) {
