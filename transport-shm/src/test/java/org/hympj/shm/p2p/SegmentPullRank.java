@@ -1,6 +1,7 @@
 package org.hympj.shm.p2p;
 
 import static org.hympj.shm.testing.Ranks.check;
+import static org.hympj.shm.testing.Ranks.checkIncompleteFor;
 import static org.hympj.shm.testing.Ranks.checkStatus;
 import static org.hympj.shm.testing.Ranks.pass;
 import static org.hympj.shm.testing.Ranks.selected;
@@ -172,11 +173,7 @@ public final class SegmentPullRank {
             out.fill(0, n, c.rank(), tag);
             Request r = synchronous ? c.issend(out.buffer(), 0, n, Datatype.DOUBLE, peer, tag)
                 : c.isend(out.buffer(), 0, n, Datatype.DOUBLE, peer, tag);
-            long until = System.nanoTime() + 100_000_000L;
-            while (System.nanoTime() < until) {
-                check(!r.test(), "%s completed before its receive was posted", what);
-                Thread.yield();
-            }
+            checkIncompleteFor(r, 100, "%s completed before its receive was posted", what);
             c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
             r.waitFor();
         } else {

@@ -1,6 +1,7 @@
 package org.hympj.shm.pml;
 
 import static org.hympj.shm.testing.Ranks.check;
+import static org.hympj.shm.testing.Ranks.checkIncompleteFor;
 import static org.hympj.shm.testing.Ranks.checkStatus;
 import static org.hympj.shm.testing.Ranks.pass;
 import static org.hympj.shm.testing.Ranks.selected;
@@ -189,11 +190,7 @@ public final class StridedPullRank {
                 out.fill(0, out.length, c.rank(), -1);
                 c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
             } else {
-                long until = System.nanoTime() + 50_000_000L;
-                while (System.nanoTime() < until) {
-                    check(!r.test(), "%s: the send completed before its receive was posted", w);
-                    Thread.yield();
-                }
+                checkIncompleteFor(r, 50, "%s: the send completed before its receive was posted", w);
                 c.send(new int[1], 0, 1, Datatype.INT, peer, GO);
                 r.waitFor();
             }

@@ -2,6 +2,7 @@ package org.hympj.shm.testing;
 
 import java.util.Arrays;
 import org.hympj.api.Comm;
+import org.hympj.api.Request;
 import org.hympj.api.Status;
 
 /**
@@ -17,6 +18,18 @@ public final class Ranks {
     public static void check(boolean ok, String format, Object... args) {
         if (!ok) {
             throw new AssertionError(String.format(format, args));
+        }
+    }
+
+    /**
+     * Tests {@code r} for {@code millis} ms (yielding between tests) and fails with the message if
+     * it completes in that time: a send that must wait for something the peer has not done yet.
+     */
+    public static void checkIncompleteFor(Request r, long millis, String format, Object... args) {
+        long until = System.nanoTime() + millis * 1_000_000L;
+        while (System.nanoTime() < until) {
+            check(!r.test(), format, args);
+            Thread.yield();
         }
     }
 
