@@ -56,23 +56,8 @@ public final class Faces {
         int peer = 1 - rank;
         int n2 = n * n;
         int n3 = Math.multiplyExact(n2, n);
-        Object b;
-        Object ghost;
-        if (kind == BufferKind.HEAP) {
-            double[] bh = new double[n3];
-            for (int x = 0; x < n3; x++) {
-                bh[x] = rank + x * 1e-9;
-            }
-            b = bh;
-            ghost = new double[n2];
-        } else {
-            SegmentBuffer bs = comm.allocDoubles(n3);
-            for (int x = 0; x < n3; x++) {
-                bs.putDouble(x, rank + x * 1e-9);
-            }
-            b = bs;
-            ghost = comm.allocDoubles(n2);
-        }
+        Object b = Halo3d.field(comm, kind, n3);
+        Object ghost = Halo3d.zeroed(comm, kind, n2);
         Datatype face = kface ? Datatype.DOUBLE.vector(n2, 1, n) : Datatype.DOUBLE.vector(n, n, n2);
         int[] wi = PingPong.itersFor(8L * n2);
         int per = wi[1] / Rows.NBATCH;

@@ -110,25 +110,8 @@ public final class Halo3d {
             }
         }
 
-        // b[x] = rank + x*1e-9, ghosts zeroed
-        Object b;
-        Object ghost;
-        if (kind == BufferKind.HEAP) {
-            double[] bh = new double[n3];
-            for (int x = 0; x < n3; x++) {
-                bh[x] = rank + x * 1e-9;
-            }
-            b = bh;
-            ghost = new double[6 * n2];
-        } else {
-            SegmentBuffer bs = comm.allocDoubles(n3);
-            java.nio.DoubleBuffer db = bs.bytes().asDoubleBuffer();
-            for (int x = 0; x < n3; x++) {
-                db.put(x, rank + x * 1e-9);
-            }
-            b = bs;
-            ghost = comm.allocDoubles(6 * n2);
-        }
+        Object b = field(comm, kind, n3);
+        Object ghost = zeroed(comm, kind, 6 * n2); // the ghosts
 
         Datatype[] ftype = {
             Datatype.DOUBLE,                          // i-faces: contiguous, count N*N
@@ -200,5 +183,28 @@ public final class Halo3d {
         for (int r = 0; r < nr; r++) {
             req[r].free();
         }
+    }
+
+    /** The halo's field of {@code n3} doubles, heap or segment: b[x] = rank + x·1e-9 (the anchor's values). */
+    static Object field(Comm comm, BufferKind kind, int n3) {
+        int rank = comm.rank();
+        if (kind == BufferKind.HEAP) {
+            double[] bh = new double[n3];
+            for (int x = 0; x < n3; x++) {
+                bh[x] = rank + x * 1e-9;
+            }
+            return bh;
+        }
+        SegmentBuffer bs = comm.allocDoubles(n3);
+        java.nio.DoubleBuffer db = bs.bytes().asDoubleBuffer();
+        for (int x = 0; x < n3; x++) {
+            db.put(x, rank + x * 1e-9);
+        }
+        return bs;
+    }
+
+    /** {@code n} zeroed doubles, heap or segment. */
+    static Object zeroed(Comm comm, BufferKind kind, int n) {
+        return kind == BufferKind.HEAP ? new double[n] : comm.allocDoubles(n);
     }
 }
