@@ -9,7 +9,7 @@ import org.hympj.api.SegmentBuffer;
  * memory is (Unsafe base + offset), its layout, and — when the whole message is one
  * contiguous run in this rank's segment — its segment offset, so peers can put into it or
  * pull from it directly; a receiver can also pull a strided message whose layout an RTS can
- * carry ({@link #pullOffset}).
+ * carry ({@link #stridedOffset}).
  */
 final class Buf {
     Object base;
@@ -19,13 +19,11 @@ final class Buf {
     long bytes;
     long segOffset = -1;
     /**
-     * Where a receiver may pull the message from in this rank's segment: {@link #segOffset}
-     * for one contiguous run, the start of the data for a layout {@link RemoteLayouts} can
-     * describe ({@link #typed}), else -1.
+     * For strided data in this rank's segment whose layout an RTS can carry
+     * ({@link RemoteLayouts#describable}): where the data starts, so a receiver may pull it;
+     * else -1.
      */
-    long pullOffset = -1;
-    /** The data to pull is strided: the RTS carries its layout. */
-    boolean typed;
+    long stridedOffset = -1;
 
     /** Resolves an argument already validated by {@link Args}. */
     void set(Object buf, int offset, int count, Datatype type, Engine engine) {
@@ -40,14 +38,12 @@ final class Buf {
             long start = sb.segmentOffset() + (long) offset * e;
             this.addr = engine.fabric().segmentAddress(engine.rank()) + start;
             this.segOffset = type.isContiguous() ? start : -1;
-            this.typed = RemoteLayouts.describable(type, count);
-            this.pullOffset = type.isContiguous() || typed ? start : -1;
+            this.stridedOffset = RemoteLayouts.describable(type, count) ? start : -1;
         } else {
             this.base = buf;
             this.addr = PrimitiveArrays.base(type.primitive()) + (long) offset * e;
             this.segOffset = -1;
-            this.pullOffset = -1;
-            this.typed = false;
+            this.stridedOffset = -1;
         }
     }
 

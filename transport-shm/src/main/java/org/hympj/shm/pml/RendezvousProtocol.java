@@ -85,7 +85,7 @@ final class RendezvousProtocol {
 
     /** Writes the RTS if the ring has room; the send then waits for CTS or ACK. */
     boolean emitRts(SendReq s, RingBuffer ring) {
-        if (s.buf.segOffset < 0 && s.buf.typed && typedPulls && fabric.local(s.dest)) {
+        if (s.buf.stridedOffset >= 0 && typedPulls && fabric.local(s.dest)) {
             return emitTypedRts(s, ring);
         }
         int idx = ring.tryClaim(Packets.RTS, Packets.RTS_LENGTH);
@@ -119,7 +119,7 @@ final class RendezvousProtocol {
         b.putInt(idx + Packets.RTS_SEQ_OFFSET, s.seq);
         b.putInt(idx + Packets.RTS_SEND_ID_OFFSET, s.sendId);
         b.putLong(idx + Packets.RTS_TOTAL_OFFSET, s.buf.bytes);
-        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, s.buf.pullOffset);
+        b.putLong(idx + Packets.RTS_SRC_SEG_OFFSET, s.buf.stridedOffset);
         b.putInt(idx + Packets.RTS_FLAGS_OFFSET, (s.bufferable ? Packets.RTS_BUFFERABLE : 0) | Packets.RTS_TYPED);
         RemoteLayouts.write(b, idx + Packets.RTS_LAYOUT_OFFSET, s.buf.type, s.buf.count);
         ring.commit(idx);

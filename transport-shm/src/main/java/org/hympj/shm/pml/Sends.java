@@ -52,7 +52,7 @@ final class Sends {
         // data in our segment, contiguous or strided: the receiver copies it out once (RGET,
         // reading a strided layout in place), natively, when that beats the two copies of eager
         // (JobConfig.PULL_ABOVE); on this host only
-        boolean pull = (s.buf.segOffset >= 0 ? rendezvous.pullable() : s.buf.typed && rendezvous.typedPulls())
+        boolean pull = (s.buf.segOffset >= 0 ? rendezvous.pullable() : s.buf.stridedOffset >= 0 && rendezvous.typedPulls())
             && s.buf.bytes > pullAbove
             && fabric.local(s.dest);
         // eager-sized and standard mode: buffered by an unmatched receiver as eager would be
