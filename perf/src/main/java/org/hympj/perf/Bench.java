@@ -321,6 +321,9 @@ public final class Bench {
         if (o.coll != null) {
             spec.coll(o.coll);
         }
+        if (o.netDriver != null) {
+            spec.netDriver(o.netDriver);
+        }
         if (o.driverIdle != null) {
             spec.driverIdle(o.driverIdle);
         }

@@ -54,6 +54,8 @@ public final class BenchOptions {
     public String coll;
     /** {@code --net-driver-idle P}: how each local host's media driver idles (null: the launcher's default). */
     public String driverIdle;
+    /** {@code --net-driver agent|rank}: where each local host's media driver runs (null: the launcher's default). */
+    public String netDriver;
     /**
      * {@code --launch-per-policy}: scale-les3 launches a job per policy with the job-wide {@code --sched}
      * (the cross-check); by default one job runs every policy, each on a communicator with the
@@ -106,7 +108,8 @@ public final class BenchOptions {
         "  --local-hosts K       the ranks on K local hosts (mpjrun --local-hosts: each its own job directory and",
         "                        media driver, the network transport on loopback between them)",
         "  --coll C              collective choices (mpjrun --coll), e.g. allreduce=flat or allreduce=hier",
-        "  --net-driver-idle P   how each local host's media driver idles (mpjrun --net-driver-idle)");
+        "  --net-driver-idle P   how each local host's media driver idles (mpjrun --net-driver-idle)",
+        "  --net-driver WHERE    agent | rank: where each local host's media driver runs (mpjrun --net-driver)");
 
     /**
      * Parses the option at {@code argv[i]} if it is one of the shared ones; returns the index of
@@ -232,6 +235,9 @@ public final class BenchOptions {
             case "--net-driver-idle":
                 driverIdle = value(argv, i + 1, a);
                 return i + 1;
+            case "--net-driver":
+                netDriver = value(argv, i + 1, a);
+                return i + 1;
             default:
                 return -1;
         }
@@ -293,6 +299,9 @@ public final class BenchOptions {
         }
         if (driverIdle != null) {
             o.add("--net-driver-idle " + driverIdle);
+        }
+        if (netDriver != null) {
+            o.add("--net-driver " + netDriver);
         }
         for (String j : jvmArgs) {
             o.add("--jvm-arg " + j);

@@ -44,24 +44,9 @@ public final class HostDriver implements AutoCloseable {
      *     this host, or the port is taken)
      */
     public static HostDriver launch(Path dir, NetSettings settings, IdleStrategy idle, String address, int port) {
-        MediaDriver.Context ctx = new MediaDriver.Context()
-            .aeronDirectoryName(dir.toString())
+        MediaDriver.Context ctx = context(dir, settings)
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(idle)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .warnIfDirectoryExists(false)
-            .termBufferSparseFile(true)
-            .imageLivenessTimeoutNs(settings.livenessNs)
-            .clientLivenessTimeoutNs(settings.clientTimeoutNs())
-            .publicationConnectionTimeoutNs(settings.clientTimeoutNs())
-            .publicationUnblockTimeoutNs(2 * settings.clientTimeoutNs()) // Aeron requires it above the client liveness
-            .socketRcvbufLength(settings.socketBuffer)
-            .socketSndbufLength(settings.socketBuffer)
-            .initialWindowLength(settings.window())
-            .mtuLength(settings.mtu)
-            .publicationTermBufferLength(settings.termLength)
-            .errorHandler(e -> LOG.warn("media driver in {}: {}", dir, e.toString()));
+            .sharedIdleStrategy(idle);
         MediaDriver driver = MediaDriver.launchEmbedded(ctx);
         Aeron client = null;
         try {
@@ -78,18 +63,55 @@ public final class HostDriver implements AutoCloseable {
         }
     }
 
-    private static String bind(Aeron client, NetSettings settings, String address, int port) {
-        InetAddress ip;
+    /** The settings of a host's driver in {@code dir}, whoever runs it (threading left to the caller). */
+    static MediaDriver.Context context(Path dir, NetSettings settings) {
+        return new MediaDriver.Context()
+            .aeronDirectoryName(dir.toString())
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .warnIfDirectoryExists(false)
+            .termBufferSparseFile(true)
+            .imageLivenessTimeoutNs(settings.livenessNs)
+            .clientLivenessTimeoutNs(settings.clientTimeoutNs())
+            .publicationConnectionTimeoutNs(settings.clientTimeoutNs())
+            .publicationUnblockTimeoutNs(2 * settings.clientTimeoutNs()) // Aeron requires it above the client liveness
+            .socketRcvbufLength(settings.socketBuffer)
+            .socketSndbufLength(settings.socketBuffer)
+            .initialWindowLength(settings.window())
+            .mtuLength(settings.mtu)
+            .publicationTermBufferLength(settings.termLength)
+            .errorHandler(e -> LOG.warn("media driver in {}: {}", dir, e.toString()));
+    }
+
+    /**
+     * The endpoint {@code address:port} a driver run by a rank ({@link RankDriver}) will receive
+     * on: port 0 picks a port free now (the rank's bind catches a race with another process).
+     *
+     * @throws IllegalStateException naming the address when it is not one of this host
+     */
+    public static String reserve(String address, int port) {
+        InetAddress ip = resolve(address);
+        return format(ip, freePort(ip, port));
+    }
+
+    private static InetAddress resolve(String address) {
         try {
-            ip = InetAddress.getByName(address);
+            return InetAddress.getByName(address);
         } catch (IOException e) {
             throw new IllegalStateException("cannot resolve the network address " + address + ": " + e.getMessage());
         }
+    }
+
+    private static String format(InetAddress ip, int port) {
+        return (ip.getHostAddress().contains(":") ? "[" + ip.getHostAddress() + "]" : ip.getHostAddress()) + ":" + port;
+    }
+
+    private static String bind(Aeron client, NetSettings settings, String address, int port) {
+        InetAddress ip = resolve(address);
         RuntimeException last = null;
         for (int t = 0; t < (port == 0 ? BIND_TRIES : 1); t++) {
-            int p = port == 0 ? freePort(ip) : port;
-            String ep = (ip.getHostAddress().contains(":") ? "[" + ip.getHostAddress() + "]" : ip.getHostAddress())
-                + ":" + p;
+            int p = port == 0 ? freePort(ip, 0) : port;
+            String ep = format(ip, p);
             try {
                 Subscription s = client.addSubscription(settings.subscriptionChannel(ep), NetSettings.HOST_STREAM);
                 LOG.debug("host endpoint {} bound (subscription {})", ep, s.registrationId());
@@ -103,13 +125,18 @@ public final class HostDriver implements AutoCloseable {
         throw last;
     }
 
-    /** A port free on {@code ip} now (a race with another process is caught by the bind after it). */
-    private static int freePort(InetAddress ip) {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(ip, 0))) {
+    /**
+     * {@code port}, or with 0 a port, free on {@code ip} now (a race with another process is
+     * caught by the bind after it).
+     */
+    private static int freePort(InetAddress ip, int port) {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(ip, port))) {
             return s.getLocalPort();
         } catch (SocketException e) {
-            throw new IllegalStateException("cannot bind a UDP socket on " + ip.getHostAddress()
-                + " (is it an address of this host?): " + e.getMessage(), e);
+            throw new IllegalStateException("cannot bind a UDP socket on " + ip.getHostAddress() + ":" + port
+                + (port == 0 ? " (is it an address of this host?)"
+                    : " (port " + port + " in use, or " + ip.getHostAddress() + " is not an address of this host)")
+                + ": " + e.getMessage(), e);
         }
     }
 

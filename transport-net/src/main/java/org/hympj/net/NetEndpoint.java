@@ -60,6 +60,11 @@ public final class NetEndpoint implements AutoCloseable {
     private volatile boolean closing;
     private final AtomicInteger refused = new AtomicInteger();
     private final HelloReader helloReader = new HelloReader();
+    /** The host's driver when this rank runs it (null when the host agent does). */
+    private final RankDriver driver;
+    /** Remote peers: one driver step per round of reads over their rings. */
+    private final int remotePeers;
+    private int reads;
 
     /**
      * Connects to the host's media driver and opens this rank's subscription and publications.
@@ -70,6 +75,15 @@ public final class NetEndpoint implements AutoCloseable {
      */
     public NetEndpoint(String aeronDir, NetSettings settings, JobKey key, String version, int rank,
                        String[] endpoints, PeerLost listener) {
+        this(aeronDir, settings, key, version, rank, endpoints, listener, null);
+    }
+
+    /**
+     * As above; when {@code driver} is given this rank runs its host's media driver: it does the
+     * driver's work as it reads its rings, and its client does it while it waits for an answer.
+     */
+    public NetEndpoint(String aeronDir, NetSettings settings, JobKey key, String version, int rank,
+                       String[] endpoints, PeerLost listener, RankDriver driver) {
         if (endpoints[rank] == null) {
             throw new IllegalArgumentException("rank " + rank + " has no endpoint of its own host");
         }
@@ -78,14 +92,23 @@ public final class NetEndpoint implements AutoCloseable {
         this.version = version;
         this.endpoints = endpoints.clone();
         this.listener = listener;
+        this.driver = driver;
         this.out = new NetOutboundRing[endpoints.length];
         this.in = new NetInboundRing[endpoints.length];
         String mine = endpoints[rank];
-        this.aeron = Aeron.connect(new Aeron.Context()
+        Aeron.Context ctx = new Aeron.Context()
             .aeronDirectoryName(aeronDir)
             .driverTimeoutMs(settings.clientTimeoutNs() / 1_000_000)
             .clientName("hympj-rank-" + rank)
-            .threadFactory(NetEndpoint::daemon)); // a rank whose main ends (or throws) is not kept alive by it
+            .threadFactory(NetEndpoint::daemon); // a rank whose main ends (or throws) is not kept alive by it
+        if (driver != null) {
+            ctx.driverAgentInvoker(driver.clientInvoker()).useConductorAgentInvoker(true);
+        }
+        this.aeron = Aeron.connect(ctx);
+        if (driver != null) {
+            driver.client(aeron.conductorAgentInvoker());
+        }
+        int remote = 0;
         try {
             this.subscription = aeron.addSubscription(settings.subscriptionChannel(mine),
                 NetSettings.STREAM_BASE + rank, this::onAvailable, this::onUnavailable);
@@ -99,10 +122,23 @@ public final class NetEndpoint implements AutoCloseable {
                 Hello.write(new UnsafeBuffer(hello), 0, key, rank, p, pub.sessionId(), version);
                 out[p] = new NetOutboundRing(pub, p, hello);
                 in[p] = new NetInboundRing(this, p);
+                remote++;
             }
         } catch (RuntimeException e) {
-            aeron.close();
+            closeClient();
             throw e;
+        }
+        this.remotePeers = Math.max(1, remote);
+    }
+
+    /**
+     * Called by every ring read: when this rank runs its host's driver, one driver step per round
+     * of reads over the remote peers' rings (the PML reads each peer's ring once per pass).
+     */
+    void readDuty() {
+        if (driver != null && ++reads >= remotePeers) {
+            reads = 0;
+            driver.duty();
         }
     }
 
@@ -313,6 +349,13 @@ public final class NetEndpoint implements AutoCloseable {
     @Override
     public void close() {
         sendGoodbyes();
+        closeClient();
+    }
+
+    private void closeClient() {
+        if (driver != null) {
+            driver.client(null); // the driver's guard no longer invokes the client's conductor
+        }
         aeron.close();
     }
 

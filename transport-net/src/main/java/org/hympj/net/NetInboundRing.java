@@ -55,6 +55,7 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
 
     @Override
     public int controlledRead(ControlledMessageHandler h, int messageCountLimit) {
+        endpoint.readDuty();
         if (endpoint.arrivals()) {
             endpoint.admit(); // a connection waits for its HELLO to be checked (any ring's read does it)
         }

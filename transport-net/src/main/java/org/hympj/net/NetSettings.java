@@ -29,8 +29,17 @@ public final class NetSettings {
      * this (a dead host is noticed this fast even without its launcher).
      */
     public final long livenessNs;
+    /**
+     * Where each host's media driver runs: false in the host agent (or node driver) process, a
+     * thread of its own; true in the host's first rank ({@link RankDriver}).
+     */
+    public final boolean driverInRank;
 
     public NetSettings(int mtu, int termLength, int socketBuffer, long livenessNs) {
+        this(mtu, termLength, socketBuffer, livenessNs, false);
+    }
+
+    private NetSettings(int mtu, int termLength, int socketBuffer, long livenessNs, boolean driverInRank) {
         if (mtu < 1408 || mtu > 65504 || mtu % 32 != 0) {
             throw new IllegalArgumentException("network MTU must be a multiple of 32 in 1408..65504, was " + mtu);
         }
@@ -51,6 +60,12 @@ public final class NetSettings {
         this.termLength = termLength;
         this.socketBuffer = socketBuffer;
         this.livenessNs = livenessNs;
+        this.driverInRank = driverInRank;
+    }
+
+    /** The same settings with each host's driver run by its first rank (true) or its agent (false). */
+    public NetSettings withDriverInRank(boolean inRank) {
+        return new NetSettings(mtu, termLength, socketBuffer, livenessNs, inRank);
     }
 
     /** The largest MTU Aeron takes (a multiple of 32 below 64 KiB): frames over loopback. */
@@ -108,6 +123,6 @@ public final class NetSettings {
     @Override
     public String toString() {
         return "mtu " + mtu + ", term " + termLength + ", socket buffers " + socketBuffer + ", liveness "
-            + livenessNs / 1_000_000 + " ms";
+            + livenessNs / 1_000_000 + " ms" + (driverInRank ? ", driver in the host's first rank" : "");
     }
 }

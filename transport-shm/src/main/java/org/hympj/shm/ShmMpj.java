@@ -244,8 +244,8 @@ public final class ShmMpj extends Mpj {
                 oneSided.close();
             }
             engine.flush();
-            if (net != null && envJob != null && envJob.leader) {
-                // it runs its node's driver: the other nodes' ranks must be done with this node first
+            if (net != null && (envJob != null && envJob.leader || net.runsDriver())) {
+                // it runs (or started) its node's driver: the other nodes' ranks must be done with this node first
                 net.closeAfterGoodbyes(org.hympj.shm.launch.EnvJob.goodbyeTimeoutNs());
             } else if (net != null) {
                 net.close(); // goodbyes after everything written: peers on other hosts know this rank finalized

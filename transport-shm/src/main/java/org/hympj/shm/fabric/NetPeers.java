@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.net.JobKey;
 import org.hympj.net.NetEndpoint;
+import org.hympj.net.RankDriver;
 import org.hympj.net.Version;
 import org.hympj.shm.job.HostLayout;
 import org.hympj.shm.job.JobControl;
@@ -18,12 +19,27 @@ import org.hympj.shm.job.JobDirectory;
  * its host abort naming a rank tells the peers of the other hosts ({@link #relayFailure}), whose
  * hosts abort naming the same rank: a job without a launcher (srun, mpirun) learns of a dead rank
  * at once on every host, not when a connection falls silent.
+ *
+ * <p>With the job's drivers in ranks ({@code mpjrun --net-driver rank}) the host's first rank runs
+ * the host's media driver ({@link RankDriver}): it starts it before its endpoint, and at the end
+ * keeps it until the other hosts' ranks and this host's ranks are done with it.
  */
 public final class NetPeers implements RemotePeers, AutoCloseable {
-    private final NetEndpoint endpoint;
+    /** After the last rank that needs it finalized, the driver runs this long to send what they wrote last. */
+    private static final long DRIVER_GRACE_NS = 100_000_000L;
 
-    private NetPeers(NetEndpoint endpoint) {
+    private final NetEndpoint endpoint;
+    private final RankDriver driver;
+    private final HostLayout hosts;
+    private final JobControl control;
+    private final int rank;
+
+    private NetPeers(NetEndpoint endpoint, RankDriver driver, HostLayout hosts, JobControl control, int rank) {
         this.endpoint = endpoint;
+        this.driver = driver;
+        this.hosts = hosts;
+        this.control = control;
+        this.rank = rank;
     }
 
     /** Opens rank {@code rank}'s endpoint of a job on several hosts. */
@@ -42,7 +58,21 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
                 endpoints[r] = endpoints[rank]; // the same host: shared memory, no connection
             }
         }
-        return new NetPeers(new NetEndpoint(job.aeronDir().toString(), hosts.net(), key, Version.get(), rank,
+        RankDriver driver = hosts.net().driverInRank && rank == hosts.firstRank(hosts.host())
+            ? RankDriver.launch(job.aeronDir(), hosts.net()) : null;
+        try {
+            return new NetPeers(endpoint(job, hosts, key, rank, endpoints, control, driver), driver, hosts, control, rank);
+        } catch (RuntimeException e) {
+            if (driver != null) {
+                driver.close();
+            }
+            throw e;
+        }
+    }
+
+    private static NetEndpoint endpoint(JobDirectory job, HostLayout hosts, JobKey key, int rank, String[] endpoints,
+                                        JobControl control, RankDriver driver) {
+        return new NetEndpoint(job.aeronDir().toString(), hosts.net(), key, Version.get(), rank,
             endpoints, new NetEndpoint.PeerLost() {
                 @Override
                 public void lost(int peer, String why) {
@@ -53,7 +83,12 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
                 public void reported(int failedRank, int code, int by) {
                     control.abort(failedRank, code); // as if seen here: every blocked rank of the host names it
                 }
-            }));
+            }, driver);
+    }
+
+    /** True when this rank runs its host's media driver (it must finalize with {@link #closeAfterGoodbyes}). */
+    public boolean runsDriver() {
+        return driver != null;
     }
 
     @Override
@@ -85,5 +120,34 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     /** As {@link #close}, after every peer of another host said goodbye (at most {@code timeoutNs}). */
     public void closeAfterGoodbyes(long timeoutNs) {
         endpoint.closeAfterGoodbyes(timeoutNs);
+        if (driver != null) {
+            try {
+                awaitLocalRanks(timeoutNs);
+            } finally {
+                driver.close();
+            }
+        }
+    }
+
+    /**
+     * Runs the driver until every other rank of this host finalized, failed or exited (at most
+     * {@code timeoutNs}), then for {@link #DRIVER_GRACE_NS} more: their last frames (their
+     * goodbyes) leave this host before the driver closes.
+     */
+    private void awaitLocalRanks(long timeoutNs) {
+        long until = System.nanoTime() + timeoutNs;
+        int first = hosts.firstRank(hosts.host());
+        for (int r = first; r < first + hosts.localCount(); r++) {
+            while (r != rank && control.state(r) != JobControl.STATE_FINALIZED && control.state(r) != JobControl.STATE_FAILED
+                && control.rankAlive(r) && System.nanoTime() - until < 0) {
+                driver.duty();
+                Thread.yield();
+            }
+        }
+        long graceEnd = System.nanoTime() + DRIVER_GRACE_NS;
+        while (System.nanoTime() - graceEnd < 0) {
+            driver.duty();
+            Thread.yield();
+        }
     }
 }

@@ -223,6 +223,7 @@ public final class HostLayout {
             p.setProperty("net.term", Integer.toString(net.termLength));
             p.setProperty("net.socket", Integer.toString(net.socketBuffer));
             p.setProperty("net.liveness.ns", Long.toString(net.livenessNs));
+            p.setProperty("net.driver", net.driverInRank ? "rank" : "agent");
         }
         return p;
     }
@@ -241,7 +242,8 @@ public final class HostLayout {
         }
         NetSettings net = p.getProperty("net.mtu") == null ? null : new NetSettings(
             Integer.parseInt(p.getProperty("net.mtu")), Integer.parseInt(p.getProperty("net.term")),
-            Integer.parseInt(p.getProperty("net.socket")), Long.parseLong(p.getProperty("net.liveness.ns")));
+            Integer.parseInt(p.getProperty("net.socket")), Long.parseLong(p.getProperty("net.liveness.ns")))
+            .withDriverInRank("rank".equals(p.getProperty("net.driver")));
         return new HostLayout(names, first, count, eps, Integer.parseInt(p.getProperty("host")), net);
     }
 

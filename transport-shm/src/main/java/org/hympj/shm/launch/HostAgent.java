@@ -24,7 +24,8 @@ import org.hympj.shm.pml.Idler;
  * A job's part on one host, started there by the launcher through the launch agent (a plain
  * process for {@code --local-hosts}, {@code ssh HOST} for a hostfile): it checks its library is
  * the launcher's, creates the host's job directory (its ranks' files), starts the host's media
- * driver on the named address, reports the endpoint, and once told every host's, starts its
+ * driver on the named address (or, when the host's first rank runs it, only checks that the
+ * address and port can be bound), reports the endpoint, and once told every host's, starts its
  * ranks and watches them — their output, their exits and the host's abort flag go to the
  * launcher; the launcher's aborts, the mirrored ends of other hosts' ranks, TERM, KILL and END
  * come back ({@link AgentWire}, over this process's standard input and output).
@@ -89,17 +90,23 @@ public final class HostAgent {
         JobConfig config = JobConfig.parse(p.getProperty("config")).withLauncher(ProcessHandle.current());
         LaunchSpec spec = LaunchSpec.ofRankText(p.getProperty("ranks"));
         spec.output(LaunchSpec.Output.TAG); // stdout and stderr apart, both pumped to the launcher
+        String endpoint;
         try {
             job = JobDirectory.create(config, layout);
             job.writeKey(p.getProperty("key"));
-            driver = HostDriver.launch(job.aeronDir(), layout.net(),
-                Idler.strategy(p.getProperty("driver.idle"), 1, Runtime.getRuntime().availableProcessors()),
-                p.getProperty("iface"), Integer.parseInt(p.getProperty("port")));
+            if (layout.net().driverInRank) {
+                endpoint = HostDriver.reserve(p.getProperty("iface"), Integer.parseInt(p.getProperty("port")));
+            } else {
+                driver = HostDriver.launch(job.aeronDir(), layout.net(),
+                    Idler.strategy(p.getProperty("driver.idle"), 1, Runtime.getRuntime().availableProcessors()),
+                    p.getProperty("iface"), Integer.parseInt(p.getProperty("port")));
+                endpoint = driver.endpoint();
+            }
         } catch (IOException | RuntimeException e) {
             AgentWire.send(wire, AgentWire.FAIL + " " + where + ": " + e.getMessage());
             return 1;
         }
-        AgentWire.send(wire, AgentWire.READY + " " + driver.endpoint());
+        AgentWire.send(wire, AgentWire.READY + " " + endpoint);
         line = AgentWire.read(in);
         if (line == null || !AgentWire.verb(line).equals(AgentWire.HOSTS)) {
             return 1; // the launcher gave up (another host failed): clean up

@@ -88,6 +88,12 @@ public final class LaunchSpec {
      */
     public static final String DEFAULT_DRIVER_IDLE = "backoff:0:100000:10000:1000000";
     String driverIdle = DEFAULT_DRIVER_IDLE;
+    /**
+     * --net-driver rank: each host's media driver runs in the host's first rank, which does its
+     * work in its progress loop (a guard thread does it while the rank is away), instead of in a
+     * thread of the host agent.
+     */
+    boolean driverInRank = true;
     /** Environment variables (names) the ranks of every host get from the launcher (-x, as Open MPI's). */
     List<String> exported = new ArrayList<>();
 
@@ -412,6 +418,21 @@ public final class LaunchSpec {
     public LaunchSpec driverIdle(String i) {
         Idle.check("--net-driver-idle", i);
         this.driverIdle = i;
+        return this;
+    }
+
+    /** Where each host's media driver runs: {@code agent} (a thread of the host agent) or {@code rank} (the host's first rank). */
+    public LaunchSpec netDriver(String where) {
+        switch (where) {
+            case "agent":
+                driverInRank = false;
+                break;
+            case "rank":
+                driverInRank = true;
+                break;
+            default:
+                throw new IllegalArgumentException("--net-driver must be agent or rank, was '" + where + "'");
+        }
         return this;
     }
 

@@ -81,6 +81,8 @@ public final class MpjRun {
         "  --net-timeout SEC     a peer on another host silent for SEC seconds is lost (default 10; a dead rank",
         "                        or host is reported by its agent within milliseconds anyway)",
         "  --net-driver-idle P   how each host's media driver idles, as --idle (default " + LaunchSpec.DEFAULT_DRIVER_IDLE + ")",
+        "  --net-driver WHERE    agent: each host's media driver is a thread of its host agent (default); rank: the",
+        "                        host's first rank runs it in its progress loop, a guard thread while it computes",
         "  -x NAME               pass the launcher's environment variable NAME to the ranks on every host",
         "  --trace DIR           journal every rank's events (posts, puts with engines and modelled times,",
         "                        completions, waits) to DIR/rank-<r>/ (Chronicle Queues; DIR is created,",
@@ -256,6 +258,9 @@ public final class MpjRun {
                     spec.netTimeout(Duration.ofSeconds(sec));
                     break;
                 }
+                case "--net-driver":
+                    spec.netDriver(value(argv, ++i, a));
+                    break;
                 case "--net-driver-idle":
                     spec.driverIdle(value(argv, ++i, a));
                     break;

@@ -60,12 +60,12 @@ final class MultiHostLauncher {
                 // every rank and every group's media driver share this machine's cores, and a rank that
                 // spins keeps a driver from its hop (8-byte ping-pong across 2 local hosts on 2 cores: 33 us
                 // spinning first, 10.9 yielding at once)
-                config = config.withIdle(Idler.auto(spec.np + spec.localHosts,
+                config = config.withIdle(Idler.auto(spec.np + (spec.driverInRank ? 0 : spec.localHosts),
                     Runtime.getRuntime().availableProcessors()));
             }
         }
         NetSettings net = new NetSettings(mtu, spec.netTermBytes,
-            spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis));
+            spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis)).withDriverInRank(spec.driverInRank);
         Running running = new Running(spec, config, layout.withNet(net), JobKey.generate());
         Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -20,11 +20,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * strided layout arrive intact, the route statistics count each transport, and nothing is left.
  */
 class LocalHostsTest {
-    @ParameterizedTest(name = "{0} ranks on {1} local hosts")
-    @CsvSource({"2, 2", "4, 2", "5, 3"})
+    @ParameterizedTest(name = "{0} ranks on {1} local hosts, media driver in the host''s {2}")
+    @CsvSource({"2, 2, rank", "4, 2, rank", "5, 3, rank", "4, 2, agent", "5, 3, agent"})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts) {
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts),
+    void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts, String driver) {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts).netDriver(driver),
             new String[] {"sizes", "strided"});
         assertEquals(hosts, r.jobDirs().size(), "one job directory per local host");
         for (int rank = 0; rank < np; rank++) {

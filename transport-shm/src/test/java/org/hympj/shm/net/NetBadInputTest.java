@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.launch.Launcher;
 import org.hympj.shm.testing.MultiRank;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -19,14 +20,15 @@ import org.junit.jupiter.api.Timeout;
  * fail the job before any rank runs, naming the host, and leave no host directory behind.
  */
 class NetBadInputTest {
-    @Test
+    @ParameterizedTest(name = "media driver in the host''s {0}")
+    @ValueSource(strings = {"rank", "agent"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aTakenPortNamesTheHostAndLeavesNothing() throws Exception {
+    void aTakenPortNamesTheHostAndLeavesNothing(String driver) throws Exception {
         List<String> before = NamespaceHostsTest.jobDirs();
         try (DatagramSocket taken = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             int port = taken.getLocalPort();
             IOException e = assertThrows(IOException.class,
-                () -> Launcher.run(MultiRank.spec(2, NetRank.class).localHosts(2).netPort(port)));
+                () -> Launcher.run(MultiRank.spec(2, NetRank.class).localHosts(2).netPort(port).netDriver(driver)));
             assertTrue(e.getMessage().contains("host group-") && e.getMessage().contains("port " + port + " in use"),
                 e.getMessage());
         }
@@ -34,12 +36,13 @@ class NetBadInputTest {
         org.junit.jupiter.api.Assertions.assertEquals(before, NamespaceHostsTest.jobDirs());
     }
 
-    @Test
+    @ParameterizedTest(name = "media driver in the host''s {0}")
+    @ValueSource(strings = {"rank", "agent"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void anAddressOfNoInterfaceHereNamesTheHost() throws Exception {
+    void anAddressOfNoInterfaceHereNamesTheHost(String driver) throws Exception {
         List<String> before = NamespaceHostsTest.jobDirs();
         IOException e = assertThrows(IOException.class,
-            () -> Launcher.run(MultiRank.spec(2, NetRank.class).localHosts(2).iface("192.0.2.1")));
+            () -> Launcher.run(MultiRank.spec(2, NetRank.class).localHosts(2).iface("192.0.2.1").netDriver(driver)));
         assertTrue(e.getMessage().contains("host group-") && e.getMessage().contains("192.0.2.1"), e.getMessage());
         Thread.sleep(200);
         org.junit.jupiter.api.Assertions.assertEquals(before, NamespaceHostsTest.jobDirs());

@@ -21,7 +21,8 @@ import org.hympj.shm.launch.Launcher;
  * by rank 0) connects to the ranks of host 1 without the job's key: those ranks refuse it, no
  * packet of it is delivered (its packet would break the sequence of rank 0's messages), and the
  * job goes on — a ring exchange checked byte by byte. Every rank also lists the sockets of its
- * host's agent (the media driver): UDP only, each bound to 127.0.0.1, none listening on TCP.
+ * host's agent and its own (one of them runs the host's media driver): UDP only, each bound to
+ * 127.0.0.1, none listening on TCP.
  */
 public final class SecurityRank {
     public static void main(String[] args) throws Exception {
@@ -58,7 +59,9 @@ public final class SecurityRank {
                 }
                 System.out.println("REFUSED " + ((ShmMpj) mpj).refusedConnections());
             }
-            System.out.println("SOCKETS " + sockets(ProcessHandle.current().parent().orElseThrow().pid()));
+            // the host's driver is in its agent (this rank's parent) or in the host's first rank
+            System.out.println("SOCKETS agent " + sockets(ProcessHandle.current().parent().orElseThrow().pid()));
+            System.out.println("SOCKETS self " + sockets(ProcessHandle.current().pid()));
             w.barrier();
         }
         System.out.println("PASS finalize");

@@ -1,13 +1,15 @@
 package org.hympj.shm.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.testing.MultiRank;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -17,11 +19,12 @@ import org.junit.jupiter.api.Timeout;
  * {@link SecurityRank}.
  */
 class SecurityTest {
-    @Test
+    @ParameterizedTest(name = "media driver in the host''s {0}")
+    @ValueSource(strings = {"rank", "agent"})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aStraySenderWithoutTheKeyIsRefusedAndTheJobGoesOn() {
+    void aStraySenderWithoutTheKeyIsRefusedAndTheJobGoesOn(String driver) {
         int np = 4;
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, SecurityRank.class).localHosts(2),
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, SecurityRank.class).localHosts(2).netDriver(driver),
             new String[] {"exchange"});
         String report = MultiRank.report(r);
         assertEquals(List.of("STRAY sent 2", "STRAY sent 3"), MultiRank.lines(r, 0, "STRAY "), report);
@@ -33,10 +36,17 @@ class SecurityTest {
                 () -> "rank " + rk + " refused nothing\n" + report);
         }
         for (int rank = 0; rank < np; rank++) {
-            String s = MultiRank.lines(r, rank, "SOCKETS ").get(0);
-            System.out.println("rank " + rank + ": " + s + " " + MultiRank.lines(r, rank, "REFUSED "));
-            assertTrue(s.contains("loopback-only=true") && s.contains("tcp-listen=0") && !s.contains("udp=0"),
-                () -> "sockets of the host agent: " + s + "\n" + report);
+            for (String s : MultiRank.lines(r, rank, "SOCKETS ")) {
+                System.out.println("rank " + rank + ": " + s);
+                assertTrue(s.contains("loopback-only=true") && s.contains("tcp-listen=0"),
+                    () -> "a socket not on loopback, or a TCP listener: " + s + "\n" + report);
+            }
+        }
+        // the driver's process has the host's UDP sockets: each host's first rank (ranks 0 and 2), or every agent
+        for (int rank : new int[] {0, 2}) {
+            String holder = MultiRank.lines(r, rank, driver.equals("rank") ? "SOCKETS self " : "SOCKETS agent ").get(0);
+            assertFalse(holder.contains("udp=0"), () -> "the media driver's process has no UDP socket: " + holder
+                + "\n" + report);
         }
     }
 }

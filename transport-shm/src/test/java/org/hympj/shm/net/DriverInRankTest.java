@@ -1,0 +1,31 @@
+package org.hympj.shm.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.testing.MultiRank;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code --net-driver rank}: a host's first rank runs the host's media driver. While it computes
+ * (no library call), its guard thread moves the host's other ranks' network traffic
+ * ({@link DriverGuardRank}); the other cases — every size and layout, failures, security, bad
+ * input — run in {@link LocalHostsTest}, the {@code *OnTwoHostsTest} classes, {@code HostFailureTest},
+ * {@link SecurityTest} and {@link NetBadInputTest}, with the driver in a rank by default.
+ */
+class DriverInRankTest {
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theHostsOtherRanksReachTheNetworkWhileTheDriverRankComputes() {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, DriverGuardRank.class).localHosts(2).netDriver("rank"),
+            new String[0]);
+        String report = MultiRank.report(r);
+        List<String> guard = MultiRank.lines(r, 2, "PASS guard");
+        assertEquals(1, guard.size(), () -> "rank 2 computed to its limit: the driver did not run meanwhile\n" + report);
+        assertEquals(List.of("PASS pingpong"), MultiRank.lines(r, 3, "PASS pingpong"), report);
+        assertEquals(List.of("PASS pingpong"), MultiRank.lines(r, 0, "PASS pingpong"), report);
+    }
+}
