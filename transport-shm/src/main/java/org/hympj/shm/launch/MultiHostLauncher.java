@@ -64,8 +64,9 @@ final class MultiHostLauncher {
                     Runtime.getRuntime().availableProcessors()));
             }
         }
-        NetSettings net = new NetSettings(mtu, spec.netTermBytes,
-            spec.netSocketBytes, TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis)).withDriverInRank(spec.driverInRank);
+        // the socket buffers hold the receiver's window (half a term): Aeron refuses a window above them
+        NetSettings net = new NetSettings(mtu, spec.netTermBytes, Math.max(spec.netSocketBytes, spec.netTermBytes / 2),
+            TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis)).withDriverInRank(spec.driverInRank);
         Running running = new Running(spec, config, layout.withNet(net), JobKey.generate());
         Thread hook = new Thread(running::emergencyStop, "hympj-launcher-stop");
         Runtime.getRuntime().addShutdownHook(hook);

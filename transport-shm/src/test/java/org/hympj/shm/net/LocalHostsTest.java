@@ -56,6 +56,14 @@ class LocalHostsTest {
         throw new IllegalArgumentException();
     }
 
+    /** A term whose window (half of it) is above the default socket buffers: they grow with it (Aeron refused it). */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aLargeTermRunsItsSocketBuffersGrowWithIt() {
+        MultiRank.runAndPass(MultiRank.spec(2, NetRank.class).localHosts(2).netTermBytes(8 << 20),
+            new String[] {"sizes", "strided"});
+    }
+
     @Test
     void moreLocalHostsThanRanksIsRefusedBeforeAnythingStarts() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
