@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.hympj.net.Bootstrap;
+import org.hympj.net.HostDriver;
 import org.hympj.net.JobKey;
 import org.hympj.net.NetSettings;
 import org.hympj.shm.job.HostLayout;
@@ -35,6 +36,13 @@ public final class EnvJob {
     public static final String ENV_KEY = "HYMPJ_JOB_KEY";
     public static final String ENV_IFACE = "HYMPJ_IFACE";
     public static final String ENV_NET_TIMEOUT = "HYMPJ_NET_TIMEOUT";
+    /**
+     * {@code rank}: each node's first rank runs the node's media driver (as {@code mpjrun
+     * --net-driver rank}); unset or {@code process}: a driver process of its own, which outlives
+     * the node's ranks — then a dead first rank is still reported to the other nodes at once,
+     * where with the driver in it they learn it only after {@link #ENV_NET_TIMEOUT}.
+     */
+    public static final String ENV_NET_DRIVER = "HYMPJ_NET_DRIVER";
     private static final long JOIN_TIMEOUT_MS = 60_000;
     /** A leader waits this long at most for the goodbyes of the other nodes' ranks. */
     private static final long GOODBYE_TIMEOUT_NS = 10_000_000_000L;
@@ -84,7 +92,9 @@ public final class EnvJob {
         String bootHost = boot.substring(0, boot.lastIndexOf(':'));
         int bootPort = Integer.parseInt(boot.substring(boot.lastIndexOf(':') + 1));
         long liveness = Long.parseLong(env.getOrDefault(ENV_NET_TIMEOUT, "10")) * 1_000_000_000L;
-        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), 1 << 20, 2 << 20, liveness);
+        boolean driverInRank = driverInRank(env.get(ENV_NET_DRIVER));
+        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), 1 << 20, 2 << 20, liveness)
+            .withDriverInRank(driverInRank);
         Bootstrap.Server server = e.rank == 0 ? new Bootstrap.Server(bootHost, bootPort, key, e.size) : null;
         JobDirectory job = JobDirectory.create(config, provisional(e).withNet(net), name);
         NodeDriver.Started[] driver = new NodeDriver.Started[1];
@@ -92,12 +102,18 @@ public final class EnvJob {
             job.writeKey(key.hex());
             String table = Bootstrap.exchange(bootHost, bootPort, key, JOIN_TIMEOUT_MS, local -> {
                 String iface = env.getOrDefault(ENV_IFACE, local.getHostAddress());
-                try {
-                    driver[0] = NodeDriver.start(job.path(), iface, e.firstOnNode(), e.localSize);
-                } catch (IOException x) {
-                    throw new java.io.UncheckedIOException(x);
+                String endpoint;
+                if (driverInRank) {
+                    endpoint = HostDriver.reserve(iface, 0); // this rank binds it when it starts the driver
+                } else {
+                    try {
+                        driver[0] = NodeDriver.start(job.path(), iface, e.firstOnNode(), e.localSize);
+                    } catch (IOException x) {
+                        throw new java.io.UncheckedIOException(x);
+                    }
+                    endpoint = driver[0].endpoint;
                 }
-                return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + driver[0].endpoint;
+                return e.firstOnNode() + " " + e.localSize + " " + hostName() + " " + endpoint;
             });
             JobDirectory published = job.publishHosts(layout(table, e).withNet(net));
             return new EnvJob(published, e.rank, true, driver[0]);
@@ -112,6 +128,16 @@ public final class EnvJob {
                 server.close();
             }
         }
+    }
+
+    private static boolean driverInRank(String v) {
+        if (v == null || v.equals("process")) {
+            return false;
+        }
+        if (v.equals("rank")) {
+            return true;
+        }
+        throw new IllegalArgumentException(ENV_NET_DRIVER + " must be rank or process, was '" + v + "'");
     }
 
     /** This node's block with stand-ins for the ranks before and after it (the table replaces it). */
@@ -192,7 +218,8 @@ public final class EnvJob {
     /**
      * The leader's end, after its own finalize: on one node, waits for the node's other ranks to
      * finalize (or die: the job is then aborted anyway) and removes the directory; on several
-     * nodes the node's driver process does that once every rank of the node is gone.
+     * nodes the node's driver process does that once every rank of the node is gone (with the
+     * driver in this rank, this rank does, as on one node).
      */
     public void finish(JobControl control) {
         finished = true;
@@ -241,7 +268,7 @@ public final class EnvJob {
         control.abort(rank, -1);
         control.setState(rank, JobControl.STATE_FAILED); // leaving: the others do not wait for it here
         HostLayout hosts = job.hosts();
-        if (hosts.multiHost()) {
+        if (hosts.multiHost() && !hosts.net().driverInRank) {
             return; // the node's driver process removes the files after the last rank
         }
         long until = System.nanoTime() + LAST_OUT_WAIT_NS;
