@@ -24,7 +24,7 @@ public final class Bench {
         "       " + AeronPingPong.USAGE.substring("usage: ".length()),
         "       " + RingPingPong.USAGE.substring("usage: ".length()),
         "       " + AeronLoopPingPong.USAGE.substring("usage: ".length()),
-        "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S]",
+        "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S] [--local-hosts K [--net-driver W]]",
         "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
         "  --reps R              run R times (rep column 1..R); default 1. Each run is one launch",

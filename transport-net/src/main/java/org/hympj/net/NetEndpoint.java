@@ -338,6 +338,17 @@ public final class NetEndpoint implements AutoCloseable {
             }
             Thread.yield();
         }
+        StringBuilder silent = new StringBuilder();
+        for (NetInboundRing r : in) {
+            Image img = r == null ? null : r.image();
+            if (r != null && !r.ended() && (img == null || !img.isClosed())) {
+                silent.append(silent.length() == 0 ? "" : ", ").append(r.peer());
+            }
+        }
+        if (silent.length() > 0) {
+            LOG.warn("rank {} finalized without a goodbye from rank(s) {} within {} ms", rank, silent,
+                timeoutNs / 1_000_000);
+        }
         close();
     }
 

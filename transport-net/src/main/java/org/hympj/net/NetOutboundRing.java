@@ -107,8 +107,10 @@ public final class NetOutboundRing implements RingBuffer {
      * publication cannot take it yet.
      */
     boolean tryBye() {
-        if (!helloSent) {
-            return true; // never connected: nothing to end
+        // a connection this rank never used still opens with its HELLO and ends with a BYE: the
+        // rank that runs the peer's host driver waits for a goodbye from every rank of the other hosts
+        if (!helloSent && !sendHello()) {
+            return publication.isClosed() || !publication.isConnected();
         }
         if (publication.tryClaim(4, claim) <= 0) {
             return publication.isClosed() || !publication.isConnected();

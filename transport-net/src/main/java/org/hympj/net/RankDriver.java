@@ -110,7 +110,11 @@ public final class RankDriver implements AutoCloseable {
         lock.set(0);
     }
 
-    /** One step of the driver's (and the client's) work from the rank's thread; skipped while the guard does it. */
+    /**
+     * One step of the driver's (and the client's) work from the rank's thread; skipped while the
+     * guard does it. One step only: steps after it while there was work (up to 16) made the 8-byte
+     * ping-pong slower (3.8–4.0 against 2.8–3.0 µs) and bandwidth no faster.
+     */
     public int duty() {
         duties.lazySet(++dutyCount);
         return tryInvoke(true);

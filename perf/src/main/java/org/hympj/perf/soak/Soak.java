@@ -35,6 +35,10 @@ public final class Soak {
     private int iterations = 150;
     private double killFraction = 0.3;
     private long seed = System.nanoTime();
+    /** {@code --local-hosts K}: every job on K local hosts (the network transport between them); 0 = one host. */
+    private int localHosts;
+    /** {@code --net-driver agent|rank} with local hosts (null: the launcher's default). */
+    private String netDriver;
 
     private int runs;
     private int cleanRuns;
@@ -83,9 +87,15 @@ public final class Soak {
                 case "--seed":
                     s.seed = Long.parseLong(v);
                     break;
+                case "--local-hosts":
+                    s.localHosts = positive(a, v);
+                    break;
+                case "--net-driver":
+                    s.netDriver = v;
+                    break;
                 default:
                     throw new IllegalArgumentException("soak: unknown option " + a
-                        + " (--minutes M, --np N, --iterations I, --kill-fraction F, --seed S)");
+                        + " (--minutes M, --np N, --iterations I, --kill-fraction F, --seed S, --local-hosts K, --net-driver W)");
             }
             i++;
         }
@@ -107,8 +117,10 @@ public final class Soak {
 
     private int soak(PrintStream out) throws IOException {
         Random rnd = new Random(seed);
-        out.printf("# soak: %d ranks, %d iterations per job, kill fraction %.2f, %d minutes, seed %d, rank heap %s"
-            + " (fixed, pre-touched)%n", np, iterations, killFraction, minutes, seed, HEAP);
+        out.printf("# soak: %d ranks%s, %d iterations per job, kill fraction %.2f, %d minutes, seed %d, rank heap %s"
+            + " (fixed, pre-touched)%n", np, localHosts > 1 ? " on " + localHosts + " local hosts"
+                + (netDriver != null ? ", media drivers in the " + netDriver : "") : "", iterations,
+            killFraction, minutes, seed, HEAP);
         long end = System.nanoTime() + Duration.ofMinutes(minutes).toNanos();
         while (System.nanoTime() - end < 0) {
             boolean kill = rnd.nextDouble() < killFraction;
@@ -129,6 +141,12 @@ public final class Soak {
             .timeout(Duration.ofSeconds(300))
             // a fixed, pre-touched heap: RSS growth is then what is not the heap filling its pages
             .jvmArg("-Xms" + HEAP).jvmArg("-Xmx" + HEAP).jvmArg("-XX:+AlwaysPreTouch");
+        if (localHosts > 1) {
+            spec.localHosts(localHosts);
+        }
+        if (netDriver != null) {
+            spec.netDriver(netDriver);
+        }
         long t0 = System.nanoTime();
         JobResult r = Launcher.run(spec);
         long ms = (System.nanoTime() - t0) / 1_000_000;

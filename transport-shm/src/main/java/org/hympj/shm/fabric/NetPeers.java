@@ -119,6 +119,14 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
 
     /** As {@link #close}, after every peer of another host said goodbye (at most {@code timeoutNs}). */
     public void closeAfterGoodbyes(long timeoutNs) {
+        if (control.aborted()) {
+            // the job failed: nobody waits for this host any more, and the dead send no goodbye
+            endpoint.close();
+            if (driver != null) {
+                driver.close();
+            }
+            return;
+        }
         endpoint.closeAfterGoodbyes(timeoutNs);
         if (driver != null) {
             try {
@@ -139,7 +147,7 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
         int first = hosts.firstRank(hosts.host());
         for (int r = first; r < first + hosts.localCount(); r++) {
             while (r != rank && control.state(r) != JobControl.STATE_FINALIZED && control.state(r) != JobControl.STATE_FAILED
-                && control.rankAlive(r) && System.nanoTime() - until < 0) {
+                && control.rankAlive(r) && !control.aborted() && System.nanoTime() - until < 0) {
                 driver.duty();
                 Thread.yield();
             }

@@ -1,6 +1,7 @@
 package org.hympj.shm.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,5 +28,18 @@ class DriverInRankTest {
         assertEquals(1, guard.size(), () -> "rank 2 computed to its limit: the driver did not run meanwhile\n" + report);
         assertEquals(List.of("PASS pingpong"), MultiRank.lines(r, 3, "PASS pingpong"), report);
         assertEquals(List.of("PASS pingpong"), MultiRank.lines(r, 0, "PASS pingpong"), report);
+    }
+
+    /** Connections never used still end with a goodbye: the drivers' ranks do not wait for one in vain. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void ranksThatNeverTalkedAcrossHostsStillSayGoodbye() {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, LocalPairsRank.class).localHosts(2).netDriver("rank"),
+            new String[] {"pair"});
+        String report = MultiRank.report(r);
+        for (int rank = 0; rank < 4; rank++) {
+            int rk = rank;
+            assertFalse(r.output(rank).contains("without a goodbye"), () -> "rank " + rk + " waited\n" + report);
+        }
     }
 }
