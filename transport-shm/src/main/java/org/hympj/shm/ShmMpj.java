@@ -68,7 +68,7 @@ public final class ShmMpj extends Mpj {
         ShmFabric fabric = new ShmFabric(job, rank, net);
         JobConfig c = job.config();
         JobFabric jobFabric = JobFabric.of(c.fabric);
-        double dilation = c.effectiveDilation(Runtime.getRuntime().availableProcessors());
+        double dilation = c.effectiveDilation(org.hympj.shm.job.Cores.available());
         // virtual time: the rank's modelled clock; wall clock: real time stretched by the dilation
         org.hympj.shm.emu.VirtualClock clock = c.virtualTime() ? new org.hympj.shm.emu.VirtualClock(c.computeScale) : null;
         FabricTiming timing = jobFabric.model() == null ? null : new FabricTiming(jobFabric.model(),

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.ShmMpj;
 import org.hympj.shm.fabric.Packer;
+import org.hympj.shm.job.Cores;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
 import org.hympj.shm.job.JobDirectory;
@@ -186,6 +187,8 @@ public final class Launcher {
         cmd.addAll(flags);
         cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
         cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
+        // the CPUs this host's ranks share: a rank bound to one CPU sees only that one
+        cmd.add("-D" + Cores.PROPERTY + "=" + (cpus != null ? cpus.length : Runtime.getRuntime().availableProcessors()));
         // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
         // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
         // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false

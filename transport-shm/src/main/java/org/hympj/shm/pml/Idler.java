@@ -6,6 +6,7 @@ import org.agrona.concurrent.NoOpIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.hympj.api.MpjException;
 import org.hympj.api.RankFailedException;
+import org.hympj.shm.job.Cores;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
 import org.hympj.shm.job.LauncherWatchdog;
@@ -63,7 +64,7 @@ public final class Idler {
         this.config = config;
         this.rank = rank;
         this.launched = launched;
-        this.strategy = strategy(config.idle, config.size, Runtime.getRuntime().availableProcessors());
+        this.strategy = strategy(config.idle, config.size, Cores.available());
         this.peers = new ProcessHandle[config.size];
         // resolved once: ProcessHandle.isAlive() on a kept handle also guards against pid reuse
         this.launcher = launched && config.launcherAlive() ? ProcessHandle.of(config.launcherPid).orElse(null) : null;
@@ -154,7 +155,7 @@ public final class Idler {
     }
 
     static boolean oversubscribed(int ranks) {
-        return ranks > Runtime.getRuntime().availableProcessors();
+        return ranks > Cores.available();
     }
 
     /**

@@ -181,7 +181,7 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         long stagingBytes = Math.min(STAGING_BYTES, fabric.segmentBytes() / 4);
         SegmentBuffer region = segment.alloc(Primitive.BYTE, (int) stagingBytes);
         this.staging = new StagingPool(region.segmentOffset(), stagingBytes);
-        int cores = Runtime.getRuntime().availableProcessors();
+        int cores = org.hympj.shm.job.Cores.available();
         this.oversubscribed = Idler.oversubscribed(size);
         this.appIdle = Idler.strategy(job.config().idle, size, cores);
         if (timing != null && timing.virtual()) {
