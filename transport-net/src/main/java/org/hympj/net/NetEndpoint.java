@@ -363,6 +363,13 @@ public final class NetEndpoint implements AutoCloseable {
         closeClient();
     }
 
+    /** Closes without goodbyes: the job failed, nobody waits for them. */
+    public void abandon() {
+        goodbyesSent = true;
+        closing = true;
+        closeClient();
+    }
+
     private void closeClient() {
         if (driver != null) {
             driver.client(null); // the driver's guard no longer invokes the client's conductor
@@ -382,7 +389,9 @@ public final class NetEndpoint implements AutoCloseable {
             long until = System.nanoTime() + BYE_TIMEOUT_NS;
             for (NetOutboundRing r : out) {
                 while (r != null && !r.tryBye() && System.nanoTime() - until < 0) {
-                    Thread.onSpinWait();
+                    if (driver != null) {
+                        driver.duty(); // this rank's host driver connects the publication and sends
+                    }
                     Thread.yield();
                 }
             }

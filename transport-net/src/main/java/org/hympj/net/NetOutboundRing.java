@@ -110,7 +110,7 @@ public final class NetOutboundRing implements RingBuffer {
         // a connection this rank never used still opens with its HELLO and ends with a BYE: the
         // rank that runs the peer's host driver waits for a goodbye from every rank of the other hosts
         if (!helloSent && !sendHello()) {
-            return publication.isClosed() || !publication.isConnected();
+            return publication.isClosed(); // not connected yet: the HELLO and BYE go once it is (the caller's deadline bounds it)
         }
         if (publication.tryClaim(4, claim) <= 0) {
             return publication.isClosed() || !publication.isConnected();

@@ -114,14 +114,18 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     /** Ends every connection with a goodbye after what was written before it, and leaves the driver. */
     @Override
     public void close() {
-        endpoint.close();
+        if (control.aborted()) {
+            endpoint.abandon(); // the job failed: no goodbyes (a dead peer's connection would hold them up)
+        } else {
+            endpoint.close();
+        }
     }
 
     /** As {@link #close}, after every peer of another host said goodbye (at most {@code timeoutNs}). */
     public void closeAfterGoodbyes(long timeoutNs) {
         if (control.aborted()) {
             // the job failed: nobody waits for this host any more, and the dead send no goodbye
-            endpoint.close();
+            endpoint.abandon();
             if (driver != null) {
                 driver.close();
             }

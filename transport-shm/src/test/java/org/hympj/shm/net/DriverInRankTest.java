@@ -9,6 +9,8 @@ import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.testing.MultiRank;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --net-driver rank}: a host's first rank runs the host's media driver. While it computes
@@ -30,12 +32,16 @@ class DriverInRankTest {
         assertEquals(List.of("PASS pingpong"), MultiRank.lines(r, 0, "PASS pingpong"), report);
     }
 
-    /** Connections never used still end with a goodbye: the drivers' ranks do not wait for one in vain. */
-    @Test
+    /**
+     * Connections never used still end with a goodbye, also when the other host starts after this
+     * one finished: the drivers' ranks do not wait for one in vain.
+     */
+    @ParameterizedTest(name = "host 1 starts {0}")
+    @ValueSource(strings = {"now", "late"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void ranksThatNeverTalkedAcrossHostsStillSayGoodbye() {
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, LocalPairsRank.class).localHosts(2).netDriver("rank"),
-            new String[] {"pair"});
+    void ranksThatNeverTalkedAcrossHostsStillSayGoodbye(String start) {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, LocalPairsRank.class, start).localHosts(2)
+            .netDriver("rank"), new String[] {"pair"});
         String report = MultiRank.report(r);
         for (int rank = 0; rank < 4; rank++) {
             int rk = rank;
