@@ -71,21 +71,12 @@ public final class RankDriver implements AutoCloseable {
      * yields at once, up to 100,000 times, then parks 10 µs … 1 ms.
      */
     public static RankDriver launch(Path dir, NetSettings settings) {
-        return launch(dir, settings, new BackoffIdleStrategy(0, 100_000, 10_000, 1_000_000));
-    }
-
-    /** As above, the guard idling as {@code guardIdle}. */
-    public static RankDriver launch(Path dir, NetSettings settings, IdleStrategy guardIdle) {
         MediaDriver.Context ctx = HostDriver.context(dir, settings)
             .threadingMode(ThreadingMode.INVOKER);
-        RankDriver d = new RankDriver(MediaDriver.launchEmbedded(ctx), guardIdle);
+        RankDriver d = new RankDriver(MediaDriver.launchEmbedded(ctx),
+            new BackoffIdleStrategy(0, 100_000, 10_000, 1_000_000));
         d.guard.start();
         return d;
-    }
-
-    /** The driver's directory (the host's other ranks connect to it there). */
-    public String directory() {
-        return driver.aeronDirectoryName();
     }
 
     /**
@@ -103,11 +94,16 @@ public final class RankDriver implements AutoCloseable {
      * client closes).
      */
     public void client(AgentInvoker conductor) {
+        lockWaiting();
+        this.conductor = conductor;
+        lock.set(0);
+    }
+
+    /** Takes the lock, waiting for it: an invoke in progress ends in microseconds. */
+    private void lockWaiting() {
         while (!lock.compareAndSet(0, 1)) {
             Thread.onSpinWait();
         }
-        this.conductor = conductor;
-        lock.set(0);
     }
 
     /**
@@ -159,9 +155,7 @@ public final class RankDriver implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        while (!lock.compareAndSet(0, 1)) {
-            Thread.onSpinWait(); // a client's invoke in progress ends in microseconds
-        }
+        lockWaiting();
         try {
             clientInvoker.close();
             driver.close();
