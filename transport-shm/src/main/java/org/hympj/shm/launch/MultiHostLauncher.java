@@ -82,15 +82,27 @@ final class MultiHostLauncher {
         }
     }
 
-    /** The command that starts host {@code h}'s agent. */
+    /**
+     * The command that starts host {@code h}'s agent: {@code AGENT HOST java … HostAgent} for a
+     * hostfile. ssh and rsh hand the remote command to the remote shell as one string (the words
+     * joined by spaces), so for them it is one shell-quoted word: a class path with a space or a
+     * {@code $} reaches the remote {@code java} as it is here. Any other agent ({@code ip netns exec},
+     * a site's wrapper) gets the words as separate arguments.
+     */
     static List<String> agentCommand(LaunchSpec spec, HostLayout layout, int h) {
         List<String> cmd = new ArrayList<>();
+        List<String> agent = spec.hostfile != null ? Arrays.asList(spec.launchAgent.trim().split("\\s+")) : List.of();
+        cmd.addAll(agent);
         if (spec.hostfile != null) {
-            cmd.addAll(Arrays.asList(spec.launchAgent.trim().split("\\s+")));
             cmd.add(layout.name(h));
         }
-        cmd.addAll(Launcher.helperJvm(spec.hostfile != null ? "java" : Launcher.javaCommand()));
-        cmd.add(HostAgent.class.getName());
+        List<String> remote = new ArrayList<>(Launcher.helperJvm(spec.hostfile != null ? "java" : Launcher.javaCommand()));
+        remote.add(HostAgent.class.getName());
+        if (!agent.isEmpty() && ShellWords.isRemoteShell(agent.get(0))) {
+            cmd.add(ShellWords.join(remote));
+        } else {
+            cmd.addAll(remote);
+        }
         return cmd;
     }
 

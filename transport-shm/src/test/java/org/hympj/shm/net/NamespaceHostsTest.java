@@ -19,32 +19,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code --hostfile} with a launch agent, on two real network stacks of this machine: two
- * network namespaces joined by a veth pair (10.77.0.1 and 10.77.0.2), each a "host" of the
+ * {@code --hostfile} with a launch agent, on two real network stacks of this machine
+ * ({@link TwoNamespaces}: 10.77.0.1 and 10.77.0.2), each a "host" of the
  * hostfile; the launch agent runs a host's agent in its namespace ({@code ip netns exec}), where
  * its endpoint binds the host's address; ranks of different hosts talk across the veth pair.
  * Skipped where namespaces cannot be made (not root, no {@code ip}).
  */
 class NamespaceHostsTest {
-    private static final String[] NS = {"hympj-ns0-" + ProcessHandle.current().pid(),
-        "hympj-ns1-" + ProcessHandle.current().pid()};
-    private static final String[] ADDR = {"10.77.0.1", "10.77.0.2"};
+    private static final String[] ADDR = TwoNamespaces.ADDR;
+    private static final TwoNamespaces HOSTS = new TwoNamespaces("ns");
+    private static final String[] NS = HOSTS.ns;
     private static boolean ready;
     private static Path dir;
 
     @BeforeAll
     static void namespaces() throws Exception {
-        if (!run("ip", "netns", "add", NS[0])) {
+        ready = HOSTS.create();
+        if (!ready) {
             return;
-        }
-        ready = run("ip", "netns", "add", NS[1])
-            && run("ip", "link", "add", "hy0-" + pidTag(), "type", "veth", "peer", "name", "hy1-" + pidTag())
-            && run("ip", "link", "set", "hy0-" + pidTag(), "netns", NS[0])
-            && run("ip", "link", "set", "hy1-" + pidTag(), "netns", NS[1]);
-        for (int i = 0; ready && i < 2; i++) {
-            ready = run("ip", "netns", "exec", NS[i], "ip", "addr", "add", ADDR[i] + "/24", "dev", "hy" + i + "-" + pidTag())
-                && run("ip", "netns", "exec", NS[i], "ip", "link", "set", "hy" + i + "-" + pidTag(), "up")
-                && run("ip", "netns", "exec", NS[i], "ip", "link", "set", "lo", "up");
         }
         dir = Files.createTempDirectory("hympj-ns", PosixFilePermissions.asFileAttribute(
             PosixFilePermissions.fromString("rwx------")));
@@ -57,28 +49,15 @@ class NamespaceHostsTest {
         Files.writeString(dir.resolve("hosts"), "# two namespaces\n" + ADDR[0] + " slots=2\n" + ADDR[1] + " slots=2\n");
     }
 
-    /** A short tag for the veth names (at most 15 characters). */
-    private static String pidTag() {
-        return Long.toString(ProcessHandle.current().pid() % 100_000);
-    }
-
     @AfterAll
     static void remove() throws Exception {
-        for (String ns : NS) {
-            run("ip", "netns", "del", ns); // the veth pair goes with its namespaces
-        }
+        HOSTS.remove();
         if (dir != null) {
             for (String f : new String[] {"ns-agent", "hosts"}) {
                 Files.deleteIfExists(dir.resolve(f));
             }
             Files.deleteIfExists(dir);
         }
-    }
-
-    private static boolean run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
     @Test

@@ -1,0 +1,255 @@
+package org.hympj.shm.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.MpjRun;
+import org.hympj.shm.testing.MultiRank;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code --hostfile} through the default kind of launch agent, a real ssh: an OpenSSH server in
+ * each of two network namespaces ({@link TwoNamespaces}), key authentication with a key made for
+ * the test, and {@code --launch-agent "ns-ssh -F <config>"}: a wrapper that runs ssh in the first
+ * namespace, whence both hosts are reached (the config names the key and trusts the servers'
+ * keys; the launcher treats an agent named like ssh as it treats ssh). Skipped
+ * where namespaces cannot be made or OpenSSH's server is not installed ({@code .ci/run} installs it).
+ */
+class SshHostsTest {
+    private static final String SSHD = "/usr/sbin/sshd";
+    private static final Pattern READY = Pattern.compile("READY rank (\\d+) pid (\\d+)");
+    private static final TwoNamespaces HOSTS = new TwoNamespaces("ssh");
+    private static String skip;
+    private static Path dir;
+    private static String agent;
+
+    @BeforeAll
+    static void servers() throws Exception {
+        if (!Files.isExecutable(Path.of(SSHD)) || !hasKeygen()) {
+            skip = "OpenSSH's server is not installed here (" + SSHD + ")";
+            return;
+        }
+        if (!HOSTS.create()) {
+            skip = "cannot create network namespaces here (not root, or no ip command)";
+            return;
+        }
+        dir = Files.createTempDirectory("hympj-ssh", PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectories(Path.of("/run/sshd")); // the server's privilege separation directory
+        if (!TwoNamespaces.run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("host_key").toString())
+            || !TwoNamespaces.run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.resolve("id").toString())) {
+            skip = "ssh-keygen failed";
+            return;
+        }
+        Files.copy(dir.resolve("id.pub"), dir.resolve("authorized_keys"));
+        for (int i = 0; i < 2; i++) {
+            Path cfg = dir.resolve("sshd_config" + i);
+            Files.writeString(cfg, String.join("\n",
+                "ListenAddress " + TwoNamespaces.ADDR[i] + ":22",
+                "HostKey " + dir.resolve("host_key"),
+                "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
+                "PermitRootLogin prohibit-password",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "UsePAM no",
+                "StrictModes no",
+                "PidFile " + dir.resolve("sshd" + i + ".pid"), ""));
+            if (!TwoNamespaces.run(HOSTS.in(i, SSHD, "-f", cfg.toString()))) {
+                skip = "the ssh server did not start in " + HOSTS.ns[i];
+                return;
+            }
+        }
+        Path client = dir.resolve("ssh_config");
+        Files.writeString(client, String.join("\n", "Host *",
+            "  IdentityFile " + dir.resolve("id"),
+            "  IdentitiesOnly yes",
+            "  StrictHostKeyChecking no",
+            "  UserKnownHostsFile /dev/null",
+            "  LogLevel ERROR",
+            "  BatchMode yes",
+            "  ConnectTimeout 10", ""));
+        // the launcher's namespace has no route to the hosts: its ssh runs in the first host's
+        // namespace, through a wrapper named like ssh (as a site's ssh wrapper would be)
+        Path wrapper = dir.resolve("ns-ssh");
+        Files.writeString(wrapper, "#!/bin/sh\nexec ip netns exec " + HOSTS.ns[0] + " ssh \"$@\"\n");
+        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwx------"));
+        agent = wrapper + " -F " + client;
+        Files.writeString(dir.resolve("hosts"),
+            TwoNamespaces.ADDR[0] + " slots=2\n" + TwoNamespaces.ADDR[1] + " slots=2\n");
+        for (int i = 0; i < 2; i++) { // the servers are up when ssh gets in
+            int host = i;
+            if (!within(10, () -> sshWorks(host))) {
+                skip = "ssh to " + TwoNamespaces.ADDR[i] + " did not work within 10 s";
+                return;
+            }
+        }
+    }
+
+    private static boolean hasKeygen() {
+        return Files.isExecutable(Path.of("/usr/bin/ssh-keygen"));
+    }
+
+    private static boolean sshWorks(int host) {
+        try {
+            return TwoNamespaces.run(HOSTS.in(host == 0 ? 1 : 0, "ssh", "-F", dir.resolve("ssh_config").toString(),
+                TwoNamespaces.ADDR[host], "true"));
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (int i = 0; dir != null && i < 2; i++) {
+            Path pid = dir.resolve("sshd" + i + ".pid");
+            if (Files.exists(pid)) {
+                long p = Long.parseLong(Files.readString(pid).trim());
+                ProcessHandle.of(p).ifPresent(ProcessHandle::destroy);
+                ProcessHandle.of(p).ifPresent(h -> h.onExit().orTimeout(5, TimeUnit.SECONDS).join());
+            }
+        }
+        HOSTS.remove();
+        if (dir != null) {
+            try (var files = Files.walk(dir)) {
+                files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void ranksOfTwoHostsStartedThroughSshTalkAcrossTheLink() {
+        assumeTrue(skip == null, skip);
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).hostfile(dir.resolve("hosts"))
+            .launchAgent(agent), new String[] {"sizes", "strided"});
+        for (int rank = 0; rank < 4; rank++) {
+            assertEquals(rank < 2 ? "LLRR" : "RRLL", MultiRank.lines(r, rank, "PEERS ").get(0).substring(6),
+                MultiRank.report(r));
+            String stats = MultiRank.lines(r, rank, "STATS ").get(0);
+            int n = NetRank.SIZES.length;
+            assertTrue(stats.contains("net=" + 2 * n) && stats.contains("shm=" + n), stats);
+        }
+    }
+
+    /**
+     * The launcher killed (SIGKILL: no hook of its runs) while the ranks compute: ssh carries the
+     * end of the launcher's pipe to each host's agent, which ends its ranks and removes its files;
+     * no rank, agent or ssh is left. The launcher's class path goes through a directory whose name
+     * has a space, so the agent's command only starts if it reaches the remote shell quoted.
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void killingTheLauncherEndsEveryHostsPartThroughSsh() throws Exception {
+        assumeTrue(skip == null, skip);
+        Path log = dir.resolve("launcher.log");
+        List<String> before = NamespaceHostsTest.jobDirs();
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", classPathWithASpace(),
+            MpjRun.class.getName(), "-np", "4", "--hostfile", dir.resolve("hosts").toString(), "--launch-agent", agent,
+            "--timeout", "120", "org.hympj.shm.failure.MisbehavingRank", "compute", "100"));
+        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<Long> ranks = new ArrayList<>();
+        try {
+            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
+                () -> "the ranks did not all report ready: " + read(log));
+            assertTrue(launcher.isAlive(), () -> "the launcher ended: " + read(log));
+            ranks.addAll(ready(log));
+            assertEquals(2, NamespaceHostsTest.jobDirs().size() - before.size(), "a job directory per host while it runs");
+            launcher.destroyForcibly();
+            assertTrue(launcher.waitFor(10, TimeUnit.SECONDS));
+            assertTrue(within(15, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
+                () -> "ranks still running 15 s after their launcher was killed: " + read(log));
+            assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
+                () -> "ssh clients still running: " + sshClientsOfThisTest());
+            assertTrue(within(5, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
+        } finally {
+            launcher.destroyForcibly();
+            for (long pid : ranks) {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            sshClientsOfThisTest().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** This JVM's class path, each entry reached through a symbolic link in a directory named "class path". */
+    private static String classPathWithASpace() throws IOException {
+        Path links = Files.createDirectories(dir.resolve("class path"));
+        List<String> out = new ArrayList<>();
+        String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
+        for (int i = 0; i < entries.length; i++) {
+            Path target = Path.of(entries[i]).toAbsolutePath();
+            String name = i + (entries[i].endsWith(".jar") ? ".jar" : "");
+            Path link = links.resolve(name);
+            Files.deleteIfExists(link);
+            Files.createSymbolicLink(link, target);
+            out.add(link.toString());
+        }
+        return String.join(File.pathSeparator, out);
+    }
+
+    private static List<ProcessHandle> sshClientsOfThisTest() {
+        String config = dir.resolve("ssh_config").toString();
+        List<ProcessHandle> out = new ArrayList<>();
+        ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("ssh ") && c.contains(config))
+            .orElse(false)).forEach(out::add);
+        return out;
+    }
+
+    private static List<String> dirs() {
+        try {
+            return NamespaceHostsTest.jobDirs();
+        } catch (IOException e) {
+            return List.of("(cannot list /dev/shm: " + e + ")");
+        }
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static List<Long> ready(Path log) {
+        List<Long> out = new ArrayList<>();
+        Matcher m = READY.matcher(read(log));
+        while (m.find()) {
+            out.add(Long.parseLong(m.group(2)));
+        }
+        return out;
+    }
+
+    private static String read(Path f) {
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static boolean within(double seconds, BooleanSupplier cond) throws InterruptedException {
+        long until = System.nanoTime() + (long) (seconds * 1e9);
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() - until > 0) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+}
