@@ -65,6 +65,7 @@ public final class HostDriver implements AutoCloseable {
 
     /** The settings of a host's driver in {@code dir}, whoever runs it (threading left to the caller). */
     static MediaDriver.Context context(Path dir, NetSettings settings) {
+        RepeatedWarnings warnings = new RepeatedWarnings(m -> LOG.warn("media driver in {}: {}", dir, m));
         return new MediaDriver.Context()
             .aeronDirectoryName(dir.toString())
             .dirDeleteOnStart(true)
@@ -80,7 +81,7 @@ public final class HostDriver implements AutoCloseable {
             .initialWindowLength(settings.window())
             .mtuLength(settings.mtu)
             .publicationTermBufferLength(settings.termLength)
-            .errorHandler(e -> LOG.warn("media driver in {}: {}", dir, e.toString()));
+            .errorHandler(e -> warnings.report(e.toString(), System.nanoTime()));
     }
 
     /**

@@ -131,6 +131,12 @@ final class AgentLink {
         }
     }
 
+    /** Ends the launch agent's process at once: the agent is out of reach and would answer nothing. */
+    void abandon() {
+        to.close();
+        process.destroyForcibly();
+    }
+
     /** Ends the agent at once (the launcher is being stopped). */
     void kill() {
         end(3);

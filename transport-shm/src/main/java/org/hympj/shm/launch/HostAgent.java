@@ -36,6 +36,8 @@ import org.hympj.shm.pml.Idler;
  */
 public final class HostAgent {
     private static final long WATCH_MS = 5;
+    /** How long an agent whose job was aborted and whose ranks all ended waits for the launcher's END. */
+    private static final long ORPHAN_NS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     private final PrintStream wire;
     private final BufferedReader in;
@@ -130,18 +132,21 @@ public final class HostAgent {
                 pump(first + i, procs[i].getInputStream(), AgentWire.OUT);
                 pump(first + i, procs[i].getErrorStream(), AgentWire.ERR);
             }
-            return watch(control);
+            return watch(control, where);
         }
     }
 
     /** Watches the ranks and the launcher's commands until END (or the launcher is gone). */
-    private int watch(JobControl control) {
+    private int watch(JobControl control, String where) {
         boolean[] exited = new boolean[procs.length];
+        int running = procs.length;
+        long idleSince = 0; // when the job was aborted and no rank here ran any more
         boolean abortReported = false;
         while (true) {
             for (int i = 0; i < procs.length; i++) {
                 if (!exited[i] && !procs[i].isAlive()) {
                     exited[i] = true;
+                    running--;
                     int r = first + i;
                     drain(i);
                     AgentWire.send(wire, AgentWire.EXIT + " " + r + " " + procs[i].exitValue() + " " + control.state(r));
@@ -182,6 +187,18 @@ public final class HostAgent {
             if (launcherGone) {
                 control.abort(-1, JobControl.CODE_LAUNCHER_GONE);
                 return 4;
+            }
+            if (running == 0 && control.aborted()) {
+                long now = System.nanoTime();
+                idleSince = idleSince == 0 ? now : idleSince;
+                if (now - idleSince > ORPHAN_NS) {
+                    // a launcher that hears us sends END within moments of our last EXIT; this one is
+                    // cut off (a cut link keeps ssh's connection open for as long as TCP lets it)
+                    System.err.println("hympj: agent of " + where + ": the job was aborted, its ranks here ended and "
+                        + "the launcher sent no END for " + ORPHAN_NS / 1_000_000_000L + " s (cut off?): removing this "
+                        + "host's files and leaving");
+                    return 4;
+                }
             }
             try {
                 Thread.sleep(WATCH_MS);

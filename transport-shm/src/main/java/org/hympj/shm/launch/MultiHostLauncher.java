@@ -123,6 +123,8 @@ final class MultiHostLauncher {
         private final BlockingQueue<AgentLink.Event> events = new LinkedBlockingQueue<>();
         private final AgentLink[] links;
         private final boolean[] agentEnded;
+        /** Hosts that stopped answering after the job was aborted ({@link #giveUpOnSilentHosts}). */
+        private final boolean[] unreachable;
         private final StringBuilder[] outputs;
         private volatile boolean stopping;
 
@@ -133,6 +135,7 @@ final class MultiHostLauncher {
             this.key = key;
             this.links = new AgentLink[layout.hosts()];
             this.agentEnded = new boolean[layout.hosts()];
+            this.unreachable = new boolean[layout.hosts()];
             this.outputs = new StringBuilder[spec.np];
             for (int r = 0; r < spec.np; r++) {
                 outputs[r] = new StringBuilder();
@@ -232,6 +235,9 @@ final class MultiHostLauncher {
                 if (sig != RankWatch.Signal.NONE) {
                     broadcast(sig == RankWatch.Signal.TERM ? AgentWire.TERM : AgentWire.KILL);
                 }
+                if (w.unanswered(now)) {
+                    giveUpOnSilentHosts(w);
+                }
             }
             List<String> out = new ArrayList<>();
             for (StringBuilder b : outputs) {
@@ -240,6 +246,33 @@ final class MultiHostLauncher {
                 }
             }
             return w.result(out, jobDirs());
+        }
+
+        /**
+         * The job was aborted and some hosts did not report their ranks' ends even after KILL: their
+         * link to this launcher is cut or they hang. Waiting longer would hang the launcher as long
+         * as the launch agent's connection lives (ssh: until TCP gives up, many minutes). Those ranks
+         * are counted as lost; on such a host the ranks fail by themselves once they hear nothing
+         * from the other hosts (--net-timeout), and its agent removes its files when they end.
+         */
+        private void giveUpOnSilentHosts(RankWatch w) {
+            List<String> silent = new ArrayList<>();
+            for (int h = 0; h < layout.hosts(); h++) {
+                boolean any = false;
+                for (int r = layout.firstRank(h); r < layout.firstRank(h) + layout.rankCount(h); r++) {
+                    if (!w.ended(r)) {
+                        w.lost(r);
+                        any = true;
+                    }
+                }
+                if (any) {
+                    silent.add(layout.name(h));
+                    unreachable[h] = true;
+                }
+            }
+            w.note("; host" + (silent.size() > 1 ? "s " : " ") + String.join(", ", silent) + " did not answer "
+                + RankWatch.UNANSWERED_NS / 1_000_000_000L + " s after the ranks were killed (cut off or hung): its ranks end"
+                + " by themselves once they lose the other hosts (--net-timeout), its agent then removes its files");
         }
 
         /** One line of an agent (or its end): output, a rank's exit, an abort on its host, a dead host. */
@@ -344,9 +377,11 @@ final class MultiHostLauncher {
         void stopAgents() {
             boolean[] died = agentEnded.clone(); // ended before END: the host died
             broadcast(AgentWire.END);
-            for (AgentLink l : links) {
-                if (l != null) {
-                    l.stop(10_000);
+            for (int h = 0; h < links.length; h++) {
+                if (links[h] != null && unreachable[h]) {
+                    links[h].abandon(); // it would not answer END either
+                } else if (links[h] != null) {
+                    links[h].stop(10_000);
                 }
             }
             if (spec.hostfile == null) {

@@ -106,6 +106,24 @@ final class RankWatch {
         return true;
     }
 
+    /**
+     * True when the job was aborted and {@code KILL} went out {@link #UNANSWERED_NS} ago with ranks
+     * still unaccounted for: their hosts do not answer (a cut link, a hung host); the launcher
+     * stops waiting for them.
+     */
+    boolean unanswered(long now) {
+        return killSent && running > 0 && now - abortedAt - spec.abortGrace.toNanos() - TimeUnit.SECONDS.toNanos(1)
+            > UNANSWERED_NS;
+    }
+
+    /** How long after KILL a host may take to report its ranks' ends before it counts as unreachable. */
+    static final long UNANSWERED_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /** Adds to the job's message (what the launcher could not do). */
+    void note(String more) {
+        message = message + more;
+    }
+
     /** After an abort: TERM once the grace period is over, KILL a second later (each once). */
     Signal signal(long now) {
         if (abortedAt == 0 || running == 0) {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hympj.shm.launch.HostAgent;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.MpjRun;
 import org.hympj.shm.testing.MultiRank;
@@ -189,6 +190,61 @@ class SshHostsTest {
         }
     }
 
+    /**
+     * The link between the hosts cut while every rank waits for a message from the other host
+     * (the hosts stay up, as in a network partition): with {@code --net-timeout 3} every rank
+     * that can still report names a rank of the other host, the launcher exits non-zero within
+     * the timeout and a few seconds, and on both sides no rank, agent, ssh or job file is left.
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aCutLinkFailsTheJobOnBothSidesAndLeavesNothing() throws Exception {
+        assumeTrue(skip == null, skip);
+        Path log = dir.resolve("partition.log");
+        List<String> before = NamespaceHostsTest.jobDirs();
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+            System.getProperty("java.class.path"), MpjRun.class.getName(), "-np", "4", "--hostfile",
+            dir.resolve("hosts").toString(), "--launch-agent", agent, "--net-timeout", "3", "--timeout", "120", "--tag-output",
+            PartitionRank.class.getName()));
+        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<Long> ranks = new ArrayList<>();
+        try {
+            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
+                () -> "the ranks did not all report ready: " + read(log));
+            ranks.addAll(ready(log));
+            long cut = System.nanoTime();
+            assertTrue(HOSTS.link(0, false), "could not take the link down");
+            assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), () -> "the launcher still runs 60 s after the cut: " + read(log));
+            double took = (System.nanoTime() - cut) / 1e9;
+            String out = read(log);
+            System.out.printf("cut link: the launcher exited %d after %.1f s%n%s%n", launcher.exitValue(), took, out);
+            assertTrue(launcher.exitValue() != 0, out);
+            // 3 s to lose the other host, 2 s of abort grace, KILL, 5 s for an answer from the cut-off host
+            assertTrue(took < 20, () -> "the launcher took " + took + " s after the cut\n" + out);
+            assertTrue(out.contains("host " + TwoNamespaces.ADDR[1] + " did not answer"), out);
+            for (int rank = 0; rank < 2; rank++) { // the first host's ranks still reach the launcher
+                Matcher m = Pattern.compile("\\[" + rank + "\\] CAUGHT (\\d+) (.*)").matcher(out);
+                assertTrue(m.find(), "rank " + rank + " did not report the failure\n" + out);
+                int named = Integer.parseInt(m.group(1));
+                assertTrue(named >= 2 && m.group(2).contains("rank " + named), "rank " + rank + ": " + m.group());
+            }
+            assertTrue(within(20, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
+                () -> "ranks still running 20 s after the launcher ended: " + read(log));
+            // the cut-off host's agent leaves 10 s after its ranks ended without an END
+            assertTrue(within(20, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
+            assertTrue(within(10, () -> agentsOfThisTest().isEmpty()), () -> "host agents left: " + agentsOfThisTest());
+            assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
+                () -> "ssh clients still running: " + sshClientsOfThisTest());
+        } finally {
+            HOSTS.link(0, true);
+            launcher.destroyForcibly();
+            for (long pid : ranks) {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            sshClientsOfThisTest().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
     /** This JVM's class path, each entry reached through a symbolic link in a directory named "class path". */
     private static String classPathWithASpace() throws IOException {
         Path links = Files.createDirectories(dir.resolve("class path"));
@@ -209,6 +265,14 @@ class SshHostsTest {
         String config = dir.resolve("ssh_config").toString();
         List<ProcessHandle> out = new ArrayList<>();
         ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("ssh ") && c.contains(config))
+            .orElse(false)).forEach(out::add);
+        return out;
+    }
+
+    /** HostAgent JVMs started by this test's ssh servers (whose class path is this JVM's or the linked one). */
+    private static List<ProcessHandle> agentsOfThisTest() {
+        List<ProcessHandle> out = new ArrayList<>();
+        ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains(HostAgent.class.getName()))
             .orElse(false)).forEach(out::add);
         return out;
     }

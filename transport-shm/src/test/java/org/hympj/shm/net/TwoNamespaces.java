@@ -28,7 +28,7 @@ final class TwoNamespaces {
         if (!run("ip", "netns", "add", ns[0])) {
             return false;
         }
-        String[] dev = {"hy0" + tag + vethTag(), "hy1" + tag + vethTag()};
+        String[] dev = {dev(0), dev(1)};
         boolean ok = run("ip", "netns", "add", ns[1])
             && run("ip", "link", "add", dev[0], "type", "veth", "peer", "name", dev[1])
             && run("ip", "link", "set", dev[0], "netns", ns[0])
@@ -44,7 +44,17 @@ final class TwoNamespaces {
         return ok;
     }
 
-    /** A short tag for the veth names (at most 15 characters with the prefix). */
+    /** The veth device of namespace {@code i} (at most 15 characters). */
+    String dev(int i) {
+        return "hy" + i + tag + vethTag();
+    }
+
+    /** Takes namespace {@code i}'s end of the link down or up again (a cut cable, as far as the hosts can tell). */
+    boolean link(int i, boolean up) throws IOException, InterruptedException {
+        return run(in(i, "ip", "link", "set", dev(i), up ? "up" : "down"));
+    }
+
+    /** A short tag for the veth names. */
     private static String vethTag() {
         return Long.toString(ProcessHandle.current().pid() % 100_000);
     }
