@@ -10,7 +10,9 @@ import org.hympj.shm.ShmMpj;
 /**
  * A rank of a job on local hosts: every pair exchanges messages of every path's size (inline
  * eager, rendezvous streamed in network frames, several MiB) and a strided layout, each byte
- * checked; then says which transport its peers took and what the route statistics counted.
+ * checked; then says which transport its peers took and what the route statistics counted. With
+ * the argument {@code counters}, each host's first rank then prints its host driver's NAKs and
+ * retransmits ({@code DRIVER naks=N retransmits=M}).
  */
 public final class NetRank {
     static final int[] SIZES = {0, 1, 8, 1000, 8192, 8193, 70_000, 300_000, 4 << 20};
@@ -68,6 +70,14 @@ public final class NetRank {
             Map<String, Long> stats = mpj.statistics();
             System.out.println("STATS net=" + stats.getOrDefault("route.net.contiguous.messages", 0L)
                 + " shm=" + stats.getOrDefault("route.shm.contiguous.messages", 0L));
+            if (java.util.Arrays.asList(args).contains("counters")) {
+                w.barrier(); // every message of the job is in
+                if (rank == 0 || !shm.engine().fabric().local(rank - 1)) { // the host's first rank: its driver's counters
+                    Map<String, Long> c = DriverCounters.read();
+                    System.out.println("DRIVER naks=" + c.getOrDefault("NAKs sent", 0L) + " retransmits="
+                        + c.getOrDefault("Retransmits sent", 0L));
+                }
+            }
         }
         System.out.println("PASS finalize");
     }
