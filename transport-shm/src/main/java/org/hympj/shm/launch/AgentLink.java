@@ -31,6 +31,8 @@ final class AgentLink {
     private final Process process;
     private final PrintStream to;
     private final StringBuilder stderr = new StringBuilder();
+    /** When the agent last wrote a line (its heartbeat among them). */
+    private volatile long lastHeardNs = System.nanoTime();
     /** Reads the agent's standard error; joined before a message quotes it (it may lag the agent's end). */
     private Thread stderrReader;
 
@@ -56,7 +58,10 @@ final class AgentLink {
             try (BufferedReader br = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String l;
                 while ((l = br.readLine()) != null) {
-                    events.add(new Event(host, l));
+                    link.lastHeardNs = System.nanoTime();
+                    if (!l.equals(AgentWire.ALIVE)) {
+                        events.add(new Event(host, l));
+                    }
                 }
             } catch (IOException ignored) {
                 // the agent went away
@@ -113,6 +118,11 @@ final class AgentLink {
         synchronized (stderr) {
             return stderr.toString().trim();
         }
+    }
+
+    /** Nanoseconds since the agent last wrote a line. */
+    long silentFor(long nowNs) {
+        return nowNs - lastHeardNs;
     }
 
     boolean alive() {

@@ -35,6 +35,8 @@ final class AgentWire {
     static final String EXIT = "EXIT";
     static final String ABORTED = "ABORTED";
     static final String DONE = "DONE";
+    /** Either way, every second, on a job of hostfile hosts ({@link Heartbeat}); never queued as an event. */
+    static final String ALIVE = "ALIVE";
 
     private AgentWire() {
     }

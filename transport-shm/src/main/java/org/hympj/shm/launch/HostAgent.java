@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import org.hympj.net.HostDriver;
 import org.hympj.net.Version;
 import org.hympj.shm.job.HostLayout;
@@ -37,12 +38,16 @@ import org.hympj.shm.pml.Idler;
 public final class HostAgent {
     private static final long WATCH_MS = 5;
     /** How long an agent whose job was aborted and whose ranks all ended waits for the launcher's END. */
-    private static final long ORPHAN_NS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    private static final long ORPHAN_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final PrintStream wire;
     private final BufferedReader in;
     private final ConcurrentLinkedQueue<String> commands = new ConcurrentLinkedQueue<>();
     private volatile boolean launcherGone;
+    /** When the launcher last wrote a line (its heartbeat among them). */
+    private volatile long lastHeardNs = System.nanoTime();
+    /** Beats exchanged with the launcher (a job on hostfile hosts): 0 when not. */
+    private long silenceNs;
     private JobDirectory job;
     private HostDriver driver;
     private Process[] procs = new Process[0];
@@ -114,6 +119,10 @@ public final class HostAgent {
             return 1; // the launcher gave up (another host failed): clean up
         }
         job = job.publishHosts(HostLayout.parse(line.substring(AgentWire.HOSTS.length() + 1)).on(host));
+        if (Boolean.parseBoolean(p.getProperty("heartbeat", "false"))) {
+            silenceNs = Heartbeat.silenceNs(layout.net().livenessNs);
+        }
+        lastHeardNs = System.nanoTime();
         startReader();
         String cwd = p.getProperty("workdir", "");
         File workDir = cwd.isEmpty() ? null : new File(cwd);
@@ -141,6 +150,7 @@ public final class HostAgent {
         boolean[] exited = new boolean[procs.length];
         int running = procs.length;
         long idleSince = 0; // when the job was aborted and no rank here ran any more
+        long lastBeat = 0;
         boolean abortReported = false;
         while (true) {
             for (int i = 0; i < procs.length; i++) {
@@ -188,8 +198,19 @@ public final class HostAgent {
                 control.abort(-1, JobControl.CODE_LAUNCHER_GONE);
                 return 4;
             }
+            long now = System.nanoTime();
+            if (silenceNs > 0 && now - lastBeat >= Heartbeat.PERIOD_NS) {
+                AgentWire.send(wire, AgentWire.ALIVE);
+                lastBeat = now;
+            }
+            if (silenceNs > 0 && now - lastHeardNs > silenceNs) {
+                System.err.println("hympj: agent of " + where + ": nothing from the launcher for "
+                    + TimeUnit.NANOSECONDS.toMillis(silenceNs) / 1000.0 + " s (it died, hangs, or the link to it is cut): "
+                    + "stopping this host's ranks and removing its files");
+                control.abort(-1, JobControl.CODE_LAUNCHER_GONE);
+                return 4;
+            }
             if (running == 0 && control.aborted()) {
-                long now = System.nanoTime();
                 idleSince = idleSince == 0 ? now : idleSince;
                 if (now - idleSince > ORPHAN_NS) {
                     // a launcher that hears us sends END within moments of our last EXIT; this one is
@@ -215,7 +236,10 @@ public final class HostAgent {
             try {
                 String l;
                 while ((l = AgentWire.read(in)) != null) {
-                    commands.add(l);
+                    lastHeardNs = System.nanoTime();
+                    if (!l.equals(AgentWire.ALIVE)) {
+                        commands.add(l);
+                    }
                 }
             } catch (IOException ignored) {
                 // the launcher is gone

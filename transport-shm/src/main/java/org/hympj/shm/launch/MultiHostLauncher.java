@@ -168,6 +168,7 @@ final class MultiHostLauncher {
             p.setProperty("port", Integer.toString(spec.netPort));
             p.setProperty("driver.idle", spec.driverIdle);
             p.setProperty("workdir", System.getProperty("user.dir"));
+            p.setProperty("heartbeat", Boolean.toString(spec.hostfile != null));
             return p;
         }
 
@@ -216,6 +217,9 @@ final class MultiHostLauncher {
 
         private JobResult watch(long t0) {
             RankWatch w = new RankWatch(spec, t0);
+            boolean beat = spec.hostfile != null;
+            long silence = Heartbeat.silenceNs(TimeUnit.MILLISECONDS.toNanos(spec.netLivenessMillis));
+            long lastBeat = System.nanoTime();
             while (w.running() > 0) {
                 AgentLink.Event e;
                 try {
@@ -228,6 +232,17 @@ final class MultiHostLauncher {
                     handle(e, w);
                 }
                 long now = System.nanoTime();
+                if (beat && now - lastBeat >= Heartbeat.PERIOD_NS) {
+                    broadcast(AgentWire.ALIVE);
+                    lastBeat = now;
+                }
+                if (beat) {
+                    for (int h = 0; h < links.length; h++) {
+                        if (!agentEnded[h] && !unreachable[h] && links[h].silentFor(now) > silence) {
+                            hostSilent(h, silence, w);
+                        }
+                    }
+                }
                 if (w.timedOut(now)) {
                     broadcast(AgentWire.ABORT + " -1 " + JobResult.TIMEOUT_EXIT);
                 }
@@ -273,6 +288,32 @@ final class MultiHostLauncher {
             w.note("; host" + (silent.size() > 1 ? "s " : " ") + String.join(", ", silent) + " did not answer "
                 + RankWatch.UNANSWERED_NS / 1_000_000_000L + " s after the ranks were killed (cut off or hung): its ranks end"
                 + " by themselves once they lose the other hosts (--net-timeout), its agent then removes its files");
+        }
+
+        /**
+         * Host {@code h}'s agent wrote nothing, not even its heartbeat, for {@code silence}: the host
+         * died, hangs, or the link to it is cut. Its running ranks count as lost and the job is
+         * aborted naming the first; nothing more is expected from it.
+         */
+        private void hostSilent(int h, long silence, RankWatch w) {
+            unreachable[h] = true;
+            int lost = 0;
+            int firstLost = -1;
+            for (int r = layout.firstRank(h); r < layout.firstRank(h) + layout.rankCount(h); r++) {
+                if (!w.ended(r)) {
+                    w.lost(r);
+                    lost++;
+                    firstLost = firstLost < 0 ? r : firstLost;
+                }
+            }
+            String why = "host " + layout.name(h) + " went silent: nothing from its agent for "
+                + TimeUnit.NANOSECONDS.toMillis(silence) / 1000.0 + " s (it died, hangs, or the link to it is cut)";
+            if (lost > 0 && w.failed(firstLost, 1, why + " with rank" + (lost > 1 ? "s " + firstLost + ".."
+                + (firstLost + lost - 1) : " " + firstLost) + " running; job aborted")) {
+                broadcast(AgentWire.ABORT + " " + firstLost + " " + JobControl.CODE_CONNECTION_LOST);
+            } else if (lost > 0) {
+                w.note("; " + why);
+            }
         }
 
         /** One line of an agent (or its end): output, a rank's exit, an abort on its host, a dead host. */
