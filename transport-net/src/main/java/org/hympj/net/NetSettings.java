@@ -40,9 +40,7 @@ public final class NetSettings {
     }
 
     private NetSettings(int mtu, int termLength, int socketBuffer, long livenessNs, boolean driverInRank) {
-        if (mtu < 1408 || mtu > 65504 || mtu % 32 != 0) {
-            throw new IllegalArgumentException("network MTU must be a multiple of 32 in 1408..65504, was " + mtu);
-        }
+        checkMtu("network MTU", mtu);
         if (Integer.bitCount(termLength) != 1 || termLength < 64 << 10 || termLength > 1 << 30) {
             throw new IllegalArgumentException("network term length must be a power of two of 64 KiB..1 GiB, was "
                 + termLength);
@@ -66,6 +64,19 @@ public final class NetSettings {
     /** The same settings with each host's driver run by its first rank (true) or its agent (false). */
     public NetSettings withDriverInRank(boolean inRank) {
         return new NetSettings(mtu, termLength, socketBuffer, livenessNs, inRank);
+    }
+
+    /**
+     * Returns {@code mtu} if Aeron takes it as a frame's UDP payload: a multiple of 32 in 1408..65504.
+     *
+     * @throws IllegalArgumentException naming {@code what} and the range otherwise
+     */
+    public static int checkMtu(String what, int mtu) {
+        if (mtu < 1408 || mtu > LOOPBACK_MTU || mtu % 32 != 0) {
+            throw new IllegalArgumentException(what + " must be a multiple of 32 in 1408..65504 (the UDP payload of one"
+                + " network frame), was " + mtu);
+        }
+        return mtu;
     }
 
     /** The largest MTU Aeron takes (a multiple of 32 below 64 KiB): frames over loopback. */

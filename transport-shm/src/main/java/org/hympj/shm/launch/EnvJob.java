@@ -43,6 +43,8 @@ public final class EnvJob {
      * where with the driver in it they learn it only after {@link #ENV_NET_TIMEOUT}.
      */
     public static final String ENV_NET_DRIVER = "HYMPJ_NET_DRIVER";
+    /** The UDP payload of one network frame, as --net-mtu (bytes, 1408..65504, a multiple of 32). */
+    public static final String ENV_NET_MTU = "HYMPJ_NET_MTU";
     private static final long JOIN_TIMEOUT_MS = 60_000;
     /** A leader waits this long at most for the goodbyes of the other nodes' ranks. */
     private static final long GOODBYE_TIMEOUT_NS = 10_000_000_000L;
@@ -93,7 +95,10 @@ public final class EnvJob {
         int bootPort = Integer.parseInt(boot.substring(boot.lastIndexOf(':') + 1));
         long liveness = Long.parseLong(env.getOrDefault(ENV_NET_TIMEOUT, "10")) * 1_000_000_000L;
         boolean driverInRank = driverInRank(env.get(ENV_NET_DRIVER));
-        NetSettings net = new NetSettings(NetSettings.mtuFor(config.inlineLimit + 64), 1 << 20, 2 << 20, liveness)
+        String mtuText = env.get(ENV_NET_MTU);
+        int mtu = mtuText == null ? NetSettings.mtuFor(config.inlineLimit + 64)
+            : NetSettings.checkMtu(ENV_NET_MTU, parseMtu(mtuText));
+        NetSettings net = new NetSettings(mtu, 1 << 20, 2 << 20, liveness)
             .withDriverInRank(driverInRank);
         Bootstrap.Server server = e.rank == 0 ? new Bootstrap.Server(bootHost, bootPort, key, e.size) : null;
         JobDirectory job = JobDirectory.create(config, provisional(e).withNet(net), name);
@@ -296,5 +301,14 @@ public final class EnvJob {
     /** How long a leader waits for the goodbyes of the other nodes' ranks. */
     public static long goodbyeTimeoutNs() {
         return GOODBYE_TIMEOUT_NS;
+    }
+
+    private static int parseMtu(String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(ENV_NET_MTU + " must be a number of bytes (1408..65504, a multiple of 32), was '"
+                + text + "'");
+        }
     }
 }

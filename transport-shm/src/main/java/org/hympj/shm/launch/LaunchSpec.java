@@ -72,6 +72,8 @@ public final class LaunchSpec {
     String iface;
     /** --net-port: the UDP port of every host's endpoint (0 = a free one). */
     int netPort;
+    /** --net-mtu: the UDP payload of one network frame; 0: the default (inline limit's frame, 64 KiB over loopback). */
+    int netMtu;
     /** --net-term-size: Aeron term length of each connection between hosts. */
     int netTermBytes = 1 << 20;
     /** Socket buffers of the network endpoints. */
@@ -399,6 +401,18 @@ public final class LaunchSpec {
             throw new IllegalArgumentException("--net-port must be 0..65535, was " + port);
         }
         this.netPort = port;
+        return this;
+    }
+
+    /**
+     * The UDP payload of one network frame between hosts (Aeron's MTU): a multiple of 32 in
+     * 1408..65504. A message that does not fit one frame goes by rendezvous in frames of this size.
+     *
+     * @throws IllegalArgumentException naming the range when {@code b} is outside it (nothing changed)
+     */
+    public LaunchSpec netMtu(int b) {
+        org.hympj.net.NetSettings.checkMtu("--net-mtu", b);
+        this.netMtu = b;
         return this;
     }
 

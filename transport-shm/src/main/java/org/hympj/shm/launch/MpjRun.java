@@ -77,6 +77,8 @@ public final class MpjRun {
         "  --iface ADDR          the address each host's network endpoint binds (default: 127.0.0.1 with",
         "                        --local-hosts, else the host's name as the hostfile gives it)",
         "  --net-port P          the UDP port of each host's endpoint (default: a free one)",
+        "  --net-mtu B           UDP payload of one network frame, 1408..65504 (default: holds the inline",
+        "                        limit's message; 64k between --local-hosts); 1408 avoids IP fragments on 1500-byte Ethernet",
         "  --net-term-size B     Aeron term length of each connection between hosts (default 1m)",
         "  --net-timeout SEC     a peer on another host silent for SEC seconds is lost (default 10; a dead rank",
         "                        or host is reported by its agent within milliseconds anyway)",
@@ -246,6 +248,9 @@ public final class MpjRun {
                     break;
                 case "--net-port":
                     spec.netPort(parseInt(a, value(argv, ++i, a)));
+                    break;
+                case "--net-mtu":
+                    spec.netMtu(parseIntBytes(a, value(argv, ++i, a)));
                     break;
                 case "--net-term-size":
                     spec.netTermBytes(parseIntBytes(a, value(argv, ++i, a)));

@@ -56,6 +56,11 @@ final class MultiHostLauncher {
         int mtu = NetSettings.mtuFor(config.inlineLimit + 64);
         if (oneMachine) {
             mtu = Math.max(mtu, Math.min(NetSettings.LOOPBACK_MTU, spec.netTermBytes / 8));
+        }
+        if (spec.netMtu > 0) {
+            mtu = spec.netMtu; // the user's: a message that does not fit one frame takes the rendezvous
+        }
+        if (oneMachine) {
             if (config.idle.equals("auto")) {
                 // every rank and every group's media driver share this machine's cores, and a rank that
                 // spins keeps a driver from its hop (8-byte ping-pong across 2 local hosts on 2 cores: 33 us

@@ -53,8 +53,9 @@ final class EagerProtocol {
     boolean emit(SendReq s, RingBuffer ring) {
         int n = (int) s.buf.bytes;
         // above the inline limit: the bulk region on this host; to another host, one network frame
-        // when it holds the message (64 KiB frames over loopback), else the rendezvous
-        if (n > inlineLimit && (fabric.local(s.dest) || Packets.EAGER_HEADER + n > ring.maxMsgLength())) {
+        // when it holds the message (64 KiB frames over loopback; a --net-mtu below the inline limit's
+        // frame sends even inline-sized ones by rendezvous), else the rendezvous
+        if (fabric.local(s.dest) ? n > inlineLimit : Packets.EAGER_HEADER + n > ring.maxMsgLength()) {
             return emitBulk(s, ring, n);
         }
         int idx = ring.tryClaim(Packets.EAGER, Packets.EAGER_HEADER + n);

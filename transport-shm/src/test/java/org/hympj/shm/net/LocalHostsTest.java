@@ -64,6 +64,29 @@ class LocalHostsTest {
             new String[] {"sizes", "strided"});
     }
 
+    /**
+     * {@code --net-mtu 1408}, frames that 1500-byte Ethernet carries unfragmented: messages up to
+     * the inline limit (8 KiB) no longer fit one frame and go to the other host by rendezvous in
+     * 1.4 KiB pieces (they failed at the claim before the eager path asked the ring), every size
+     * intact.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void framesOfStandardEthernetCarryEveryMessageSize() {
+        MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).localHosts(2).netMtu(1408),
+            new String[] {"sizes", "strided"});
+    }
+
+    @Test
+    void anMtuAeronDoesNotTakeIsRefusedAtTheCall() {
+        for (int bad : new int[] {1000, 1500, 65536}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MultiRank.spec(4, NetRank.class).netMtu(bad));
+            assertTrue(e.getMessage().contains("--net-mtu must be a multiple of 32 in 1408..65504")
+                && e.getMessage().endsWith("was " + bad), e.getMessage());
+        }
+    }
+
     @Test
     void moreLocalHostsThanRanksIsRefusedBeforeAnythingStarts() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
