@@ -191,6 +191,23 @@ class EnvBootstrapTest {
         assertTrue(p.exitValue() != 0 && out.contains("HYMPJ_JOB_KEY is not set"), out);
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aFrameSizeAeronDoesNotTakeIsAClearError() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.remove(ShmMpj.ENV_JOB_DIR);
+        env.remove(ShmMpj.ENV_RANK);
+        slurm(env, 0, 2, 1, "mtu" + System.nanoTime() % 100000, freePort(), "ab".repeat(32));
+        env.put("HYMPJ_NET_MTU", "1500"); // Ethernet's MTU, not the UDP payload Aeron wants (a multiple of 32)
+        Process p = pb.start();
+        String out = read(p);
+        assertTrue(p.waitFor(50, TimeUnit.SECONDS));
+        assertTrue(p.exitValue() != 0
+            && out.contains("HYMPJ_NET_MTU must be a multiple of 32 in 1408..65504 (the UDP payload of one network frame), was 1500"),
+            out);
+    }
+
     private static List<String> javaCommand(String main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
