@@ -246,6 +246,90 @@ class SshHostsTest {
         }
     }
 
+    /**
+     * A host that hangs (its agent and ranks stopped with SIGSTOP; the link and ssh stay up): the
+     * launcher hears no heartbeat for 4 s and aborts the job naming a rank of it; once the host
+     * runs again its agent finds the launcher gone, stops its ranks and removes its files.
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aHungHostFailsTheJobWithin5sAndCleansUpWhenItWakes() throws Exception {
+        assumeTrue(skip == null, skip);
+        Path log = dir.resolve("hang.log");
+        List<String> before = NamespaceHostsTest.jobDirs();
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+            System.getProperty("java.class.path"), MpjRun.class.getName(), "-np", "4", "--hostfile",
+            dir.resolve("hosts").toString(), "--launch-agent", agent, "--timeout", "120", "--tag-output",
+            PartitionRank.class.getName()));
+        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<Long> ranks = new ArrayList<>();
+        List<Long> stopped = new ArrayList<>();
+        try {
+            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
+                () -> "the ranks did not all report ready: " + read(log));
+            ranks.addAll(ready(log));
+            Matcher m = READY.matcher(read(log));
+            while (m.find()) { // the second host's ranks, then its agent
+                if (Integer.parseInt(m.group(1)) >= 2) {
+                    stopped.add(Long.parseLong(m.group(2)));
+                }
+            }
+            for (ProcessHandle a : agentsOfThisTest()) {
+                if (HOSTS.ns[1].equals(namespaceOf(a.pid()))) {
+                    stopped.add(a.pid());
+                }
+            }
+            assertEquals(3, stopped.size(), "two ranks and an agent on the second host: " + stopped);
+            long hang = System.nanoTime();
+            assertTrue(TwoNamespaces.run(signal("STOP", stopped)), "could not stop the second host's processes");
+            assertTrue(launcher.waitFor(30, TimeUnit.SECONDS), () -> "the launcher still runs 30 s after the hang: " + read(log));
+            double took = (System.nanoTime() - hang) / 1e9;
+            String out = read(log);
+            System.out.printf("hung host: the launcher exited %d after %.1f s%n%s%n", launcher.exitValue(), took, out);
+            assertTrue(launcher.exitValue() != 0 && out.contains("host " + TwoNamespaces.ADDR[1] + " went silent"), out);
+            assertTrue(took < 6, () -> "the launcher took " + took + " s after the hang\n" + out);
+            for (int rank = 0; rank < 2; rank++) {
+                assertTrue(out.contains("[" + rank + "] CAUGHT 2 rank 2 failed"), "rank " + rank + "\n" + out);
+            }
+            assertTrue(TwoNamespaces.run(signal("CONT", stopped)), "could not wake the second host's processes");
+            assertTrue(within(20, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
+                () -> "ranks still running 20 s after the host woke: " + read(log));
+            assertTrue(within(20, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
+            assertTrue(within(10, () -> agentsOfThisTest().isEmpty()), () -> "host agents left: " + agentsOfThisTest());
+            assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
+                () -> "ssh clients still running: " + sshClientsOfThisTest());
+        } finally {
+            TwoNamespaces.run(signal("CONT", stopped));
+            launcher.destroyForcibly();
+            for (long pid : ranks) {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            agentsOfThisTest().forEach(ProcessHandle::destroyForcibly);
+            sshClientsOfThisTest().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static List<String> signal(String sig, List<Long> pids) {
+        List<String> c = new ArrayList<>(List.of("kill", "-" + sig));
+        pids.forEach(p -> c.add(Long.toString(p)));
+        return c;
+    }
+
+    /** The name of the network namespace process {@code pid} runs in ("" for the machine's own). */
+    private static String namespaceOf(long pid) {
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "identify", Long.toString(pid)).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            p.waitFor(10, TimeUnit.SECONDS);
+            return out;
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     /** This JVM's class path, each entry reached through a symbolic link in a directory named "class path". */
     private static String classPathWithASpace() throws IOException {
         Path links = Files.createDirectories(dir.resolve("class path"));
@@ -265,17 +349,32 @@ class SshHostsTest {
     private static List<ProcessHandle> sshClientsOfThisTest() {
         String config = dir.resolve("ssh_config").toString();
         List<ProcessHandle> out = new ArrayList<>();
-        ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("ssh ") && c.contains(config))
-            .orElse(false)).forEach(out::add);
+        ProcessHandle.allProcesses().filter(p -> {
+            String c = cmdline(p.pid());
+            return c.contains("ssh ") && c.contains(config);
+        }).forEach(out::add);
         return out;
     }
 
-    /** HostAgent JVMs started by this test's ssh servers (whose class path is this JVM's or the linked one). */
+    /** HostAgent JVMs (the tests of this class run one job at a time). */
     private static List<ProcessHandle> agentsOfThisTest() {
         List<ProcessHandle> out = new ArrayList<>();
-        ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains(HostAgent.class.getName()))
-            .orElse(false)).forEach(out::add);
+        ProcessHandle.allProcesses().filter(p -> cmdline(p.pid()).contains(" " + HostAgent.class.getName()))
+            .forEach(out::add);
         return out;
+    }
+
+    /**
+     * A process's whole command line from /proc (the JDK's {@code ProcessHandle.Info} cuts a long
+     * one short: a class path of the test's jars hides the main class behind it).
+     */
+    private static String cmdline(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
+                java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException | RuntimeException e) {
+            return ""; // gone, or not readable
+        }
     }
 
     private static List<String> dirs() {
