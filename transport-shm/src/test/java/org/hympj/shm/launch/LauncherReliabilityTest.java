@@ -1,5 +1,7 @@
 package org.hympj.shm.launch;
 
+import static org.hympj.shm.testing.Waits.read;
+import static org.hympj.shm.testing.Waits.within;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +21,7 @@ import java.util.regex.Pattern;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
 import org.hympj.shm.job.JobDirectory;
+import org.hympj.shm.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,22 +53,6 @@ class LauncherReliabilityTest {
         return pb.start();
     }
 
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    /** Waits up to {@code seconds} for {@code cond}; true if it held. */
-    private static boolean within(double seconds, java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long until = System.nanoTime() + (long) (seconds * 1e9);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - until > 0) {
-                return false;
-            }
-            Thread.sleep(20);
-        }
-        return true;
-    }
-
     /** SIGKILL to the launcher while ranks compute: each rank halts by itself, naming the launcher, and the job's files go. */
     @Test
     @Timeout(90)
@@ -85,7 +72,7 @@ class LauncherReliabilityTest {
             l.destroyForcibly(); // SIGKILL: no shutdown hook runs
             assertTrue(l.waitFor(10, TimeUnit.SECONDS));
             // generous bound: the watchdog checks every 0.25 s
-            assertTrue(within(5, () -> pids.stream().noneMatch(LauncherReliabilityTest::alive)),
+            assertTrue(within(5, () -> pids.stream().noneMatch(Waits::alive)),
                 () -> "ranks still computing 5 s after their launcher was killed: " + read(log));
             for (int r = 0; r < 3; r++) {
                 String said = "hympj: rank " + r + " of job ";
@@ -98,14 +85,6 @@ class LauncherReliabilityTest {
             for (long pid : pids) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }
-        }
-    }
-
-    private static String read(Path f) {
-        try {
-            return Files.readString(f);
-        } catch (IOException e) {
-            return "";
         }
     }
 

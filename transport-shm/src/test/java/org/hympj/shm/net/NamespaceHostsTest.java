@@ -64,8 +64,12 @@ class NamespaceHostsTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOnTwoNetworkStacksTalkAcrossTheVethPair() {
         assumeTrue(ready, "cannot create network namespaces here (not root, or no ip command)");
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).hostfile(dir.resolve("hosts"))
-            .launchAgent(dir.resolve("ns-agent").toString()), new String[] {"sizes", "strided"});
+        assertTwoRanksOnEachHost(MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).hostfile(dir.resolve("hosts"))
+            .launchAgent(dir.resolve("ns-agent").toString()), new String[] {"sizes", "strided"}));
+    }
+
+    /** A {@link NetRank} job of ranks 0, 1 on one host and 2, 3 on the other: each saw who is where and counted its routes. */
+    static void assertTwoRanksOnEachHost(JobResult r) {
         for (int rank = 0; rank < 4; rank++) {
             String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
             assertEquals(rank < 2 ? "LLRR" : "RRLL", peers, MultiRank.report(r));

@@ -1,5 +1,7 @@
 package org.hympj.shm.net;
 
+import static org.hympj.shm.testing.Waits.read;
+import static org.hympj.shm.testing.Waits.within;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -11,14 +13,17 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hympj.shm.launch.HostAgent;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.MpjRun;
 import org.hympj.shm.testing.MultiRank;
+import org.hympj.shm.testing.Waits;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -140,15 +145,8 @@ class SshHostsTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOfTwoHostsStartedThroughSshTalkAcrossTheLink() {
         assumeTrue(skip == null, skip);
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).hostfile(dir.resolve("hosts"))
-            .launchAgent(agent), new String[] {"sizes", "strided"});
-        for (int rank = 0; rank < 4; rank++) {
-            assertEquals(rank < 2 ? "LLRR" : "RRLL", MultiRank.lines(r, rank, "PEERS ").get(0).substring(6),
-                MultiRank.report(r));
-            String stats = MultiRank.lines(r, rank, "STATS ").get(0);
-            int n = NetRank.SIZES.length;
-            assertTrue(stats.contains("net=" + 2 * n) && stats.contains("shm=" + n), stats);
-        }
+        NamespaceHostsTest.assertTwoRanksOnEachHost(MultiRank.runAndPass(MultiRank.spec(4, NetRank.class)
+            .hostfile(dir.resolve("hosts")).launchAgent(agent), new String[] {"sizes", "strided"}));
     }
 
     /**
@@ -161,32 +159,13 @@ class SshHostsTest {
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void killingTheLauncherEndsEveryHostsPartThroughSsh() throws Exception {
         assumeTrue(skip == null, skip);
-        Path log = dir.resolve("launcher.log");
-        List<String> before = NamespaceHostsTest.jobDirs();
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", classPathWithASpace(),
-            MpjRun.class.getName(), "-np", "4", "--hostfile", dir.resolve("hosts").toString(), "--launch-agent", agent,
-            "--timeout", "120", "org.hympj.shm.failure.MisbehavingRank", "compute", "100"));
-        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        List<Long> ranks = new ArrayList<>();
-        try {
-            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
-                () -> "the ranks did not all report ready: " + read(log));
-            assertTrue(launcher.isAlive(), () -> "the launcher ended: " + read(log));
-            ranks.addAll(ready(log));
-            assertEquals(2, NamespaceHostsTest.jobDirs().size() - before.size(), "a job directory per host while it runs");
-            launcher.destroyForcibly();
-            assertTrue(launcher.waitFor(10, TimeUnit.SECONDS));
-            assertTrue(within(15, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
-                () -> "ranks still running 15 s after their launcher was killed: " + read(log));
-            assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
-                () -> "ssh clients still running: " + sshClientsOfThisTest());
-            assertTrue(within(5, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
-        } finally {
-            launcher.destroyForcibly();
-            for (long pid : ranks) {
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            sshClientsOfThisTest().forEach(ProcessHandle::destroyForcibly);
+        try (Job job = new Job("launcher.log", classPathWithASpace(), "org.hympj.shm.failure.MisbehavingRank", "compute",
+            "100")) {
+            job.awaitReady();
+            assertEquals(2, NamespaceHostsTest.jobDirs().size() - job.before.size(), "a job directory per host while it runs");
+            job.launcher.destroyForcibly();
+            assertTrue(job.launcher.waitFor(10, TimeUnit.SECONDS));
+            job.assertNothingLeft();
         }
     }
 
@@ -202,47 +181,16 @@ class SshHostsTest {
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void aCutLinkFailsTheJobOnBothSidesAndLeavesNothing() throws Exception {
         assumeTrue(skip == null, skip);
-        Path log = dir.resolve("partition.log");
-        List<String> before = NamespaceHostsTest.jobDirs();
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-            System.getProperty("java.class.path"), MpjRun.class.getName(), "-np", "4", "--hostfile",
-            dir.resolve("hosts").toString(), "--launch-agent", agent, "--timeout", "120", "--tag-output",
-            PartitionRank.class.getName()));
-        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        List<Long> ranks = new ArrayList<>();
-        try {
-            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
-                () -> "the ranks did not all report ready: " + read(log));
-            ranks.addAll(ready(log));
-            long cut = System.nanoTime();
-            assertTrue(HOSTS.link(0, false), "could not take the link down");
-            assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), () -> "the launcher still runs 60 s after the cut: " + read(log));
-            double took = (System.nanoTime() - cut) / 1e9;
-            String out = read(log);
-            System.out.printf("cut link: the launcher exited %d after %.1f s%n%s%n", launcher.exitValue(), took, out);
-            assertTrue(launcher.exitValue() != 0, out);
-            // 4 s of silence, then the first host's ranks fail at once (their exits end the job)
-            assertTrue(took < 6, () -> "the launcher took " + took + " s after the cut\n" + out);
-            assertTrue(out.contains("host " + TwoNamespaces.ADDR[1] + " went silent"), out);
-            for (int rank = 0; rank < 2; rank++) { // the first host's ranks still reach the launcher
-                Matcher m = Pattern.compile("\\[" + rank + "\\] CAUGHT (\\d+) (.*)").matcher(out);
-                assertTrue(m.find(), "rank " + rank + " did not report the failure\n" + out);
-                int named = Integer.parseInt(m.group(1));
-                assertTrue(named >= 2 && m.group(2).contains("rank " + named), "rank " + rank + ": " + m.group());
+        try (Job job = new Job("partition.log", System.getProperty("java.class.path"), PartitionRank.class.getName())) {
+            job.awaitReady();
+            try {
+                long cut = System.nanoTime();
+                assertTrue(HOSTS.link(0, false), "could not take the link down");
+                job.assertAbortedNamingTheSecondHost("cut link", cut);
+                job.assertNothingLeft();
+            } finally {
+                HOSTS.link(0, true);
             }
-            assertTrue(within(20, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
-                () -> "ranks still running 20 s after the launcher ended: " + read(log));
-            assertTrue(within(20, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
-            assertTrue(within(10, () -> agentsOfThisTest().isEmpty()), () -> "host agents left: " + agentsOfThisTest());
-            assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
-                () -> "ssh clients still running: " + sshClientsOfThisTest());
-        } finally {
-            HOSTS.link(0, true);
-            launcher.destroyForcibly();
-            for (long pid : ranks) {
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            sshClientsOfThisTest().forEach(ProcessHandle::destroyForcibly);
         }
     }
 
@@ -255,53 +203,100 @@ class SshHostsTest {
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void aHungHostFailsTheJobWithin5sAndCleansUpWhenItWakes() throws Exception {
         assumeTrue(skip == null, skip);
-        Path log = dir.resolve("hang.log");
-        List<String> before = NamespaceHostsTest.jobDirs();
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-            System.getProperty("java.class.path"), MpjRun.class.getName(), "-np", "4", "--hostfile",
-            dir.resolve("hosts").toString(), "--launch-agent", agent, "--timeout", "120", "--tag-output",
-            PartitionRank.class.getName()));
-        Process launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        List<Long> ranks = new ArrayList<>();
-        List<Long> stopped = new ArrayList<>();
-        try {
-            assertTrue(within(90, () -> ready(log).size() == 4 || !launcher.isAlive()),
-                () -> "the ranks did not all report ready: " + read(log));
-            ranks.addAll(ready(log));
-            Matcher m = READY.matcher(read(log));
-            while (m.find()) { // the second host's ranks, then its agent
-                if (Integer.parseInt(m.group(1)) >= 2) {
-                    stopped.add(Long.parseLong(m.group(2)));
-                }
-            }
+        try (Job job = new Job("hang.log", System.getProperty("java.class.path"), PartitionRank.class.getName())) {
+            Map<Integer, Long> ranks = job.awaitReady();
+            List<Long> stopped = new ArrayList<>(List.of(ranks.get(2), ranks.get(3)));
             for (ProcessHandle a : agentsOfThisTest()) {
                 if (HOSTS.ns[1].equals(namespaceOf(a.pid()))) {
                     stopped.add(a.pid());
                 }
             }
             assertEquals(3, stopped.size(), "two ranks and an agent on the second host: " + stopped);
-            long hang = System.nanoTime();
-            assertTrue(TwoNamespaces.run(signal("STOP", stopped)), "could not stop the second host's processes");
-            assertTrue(launcher.waitFor(30, TimeUnit.SECONDS), () -> "the launcher still runs 30 s after the hang: " + read(log));
-            double took = (System.nanoTime() - hang) / 1e9;
-            String out = read(log);
-            System.out.printf("hung host: the launcher exited %d after %.1f s%n%s%n", launcher.exitValue(), took, out);
-            assertTrue(launcher.exitValue() != 0 && out.contains("host " + TwoNamespaces.ADDR[1] + " went silent"), out);
-            assertTrue(took < 6, () -> "the launcher took " + took + " s after the hang\n" + out);
-            for (int rank = 0; rank < 2; rank++) {
-                assertTrue(out.contains("[" + rank + "] CAUGHT 2 rank 2 failed"), "rank " + rank + "\n" + out);
+            try {
+                long hang = System.nanoTime();
+                assertTrue(TwoNamespaces.run(signal("STOP", stopped)), "could not stop the second host's processes");
+                job.assertAbortedNamingTheSecondHost("hung host", hang);
+            } finally {
+                TwoNamespaces.run(signal("CONT", stopped));
             }
-            assertTrue(TwoNamespaces.run(signal("CONT", stopped)), "could not wake the second host's processes");
-            assertTrue(within(20, () -> ranks.stream().noneMatch(SshHostsTest::alive)),
-                () -> "ranks still running 20 s after the host woke: " + read(log));
+            job.assertNothingLeft();
+        }
+    }
+
+    /**
+     * A job of 4 ranks on the two hosts, its launcher a process of its own (so that it can be
+     * killed) writing to a log; every rank prints {@code READY rank <r> pid <pid>}. Closing it
+     * kills whatever of it is left.
+     */
+    private static final class Job implements AutoCloseable {
+        final List<String> before;
+        final Process launcher;
+        private final Path log;
+        private final Map<Integer, Long> ranks = new TreeMap<>();
+
+        Job(String logName, String classPath, String... main) throws IOException {
+            this.before = NamespaceHostsTest.jobDirs();
+            this.log = dir.resolve(logName);
+            List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                classPath, MpjRun.class.getName(), "-np", "4", "--hostfile", dir.resolve("hosts").toString(),
+                "--launch-agent", agent, "--timeout", "120", "--tag-output"));
+            cmd.addAll(List.of(main));
+            this.launcher = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        }
+
+        /** Every rank's pid, once all four said READY. */
+        Map<Integer, Long> awaitReady() throws InterruptedException {
+            assertTrue(within(90, () -> ready().size() == 4 || !launcher.isAlive()),
+                () -> "the ranks did not all report ready: " + read(log));
+            assertTrue(launcher.isAlive(), () -> "the launcher ended: " + read(log));
+            ranks.putAll(ready());
+            return ranks;
+        }
+
+        private Map<Integer, Long> ready() {
+            Map<Integer, Long> out = new TreeMap<>();
+            Matcher m = READY.matcher(read(log));
+            while (m.find()) {
+                out.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+            }
+            return out;
+        }
+
+        /**
+         * The launcher exits non-zero within 6 s of {@code since} (4 s of the second host's
+         * silence, then the first host's ranks fail at once), saying the second host went silent;
+         * each rank of the first host names a rank of the second.
+         */
+        void assertAbortedNamingTheSecondHost(String what, long since) throws InterruptedException {
+            assertTrue(launcher.waitFor(30, TimeUnit.SECONDS), () -> "the launcher still runs 30 s after the " + what + ": "
+                + read(log));
+            double took = (System.nanoTime() - since) / 1e9;
+            String out = read(log);
+            System.out.printf("%s: the launcher exited %d after %.1f s%n%s%n", what, launcher.exitValue(), took, out);
+            assertTrue(launcher.exitValue() != 0 && out.contains("host " + TwoNamespaces.ADDR[1] + " went silent"), out);
+            assertTrue(took < 6, () -> "the launcher took " + took + " s after the " + what + "\n" + out);
+            for (int rank = 0; rank < 2; rank++) { // the first host's ranks still reach the launcher
+                Matcher m = Pattern.compile("\\[" + rank + "\\] CAUGHT (\\d+) (.*)").matcher(out);
+                assertTrue(m.find(), "rank " + rank + " did not report the failure\n" + out);
+                int named = Integer.parseInt(m.group(1));
+                assertTrue(named >= 2 && m.group(2).contains("rank " + named), "rank " + rank + ": " + m.group());
+            }
+        }
+
+        /** No rank, host agent, ssh client or job directory of the job is left on either host. */
+        void assertNothingLeft() throws InterruptedException {
+            assertTrue(within(20, () -> ranks.values().stream().noneMatch(Waits::alive)),
+                () -> "ranks still running 20 s after the job ended: " + read(log));
             assertTrue(within(20, () -> before.equals(dirs())), () -> "job directories left: " + dirs());
             assertTrue(within(10, () -> agentsOfThisTest().isEmpty()), () -> "host agents left: " + agentsOfThisTest());
             assertTrue(within(10, () -> sshClientsOfThisTest().isEmpty()),
                 () -> "ssh clients still running: " + sshClientsOfThisTest());
-        } finally {
-            TwoNamespaces.run(signal("CONT", stopped));
+        }
+
+        @Override
+        public void close() {
             launcher.destroyForcibly();
-            for (long pid : ranks) {
+            for (long pid : ranks.values()) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }
             agentsOfThisTest().forEach(ProcessHandle::destroyForcibly);
@@ -383,37 +378,5 @@ class SshHostsTest {
         } catch (IOException e) {
             return List.of("(cannot list /dev/shm: " + e + ")");
         }
-    }
-
-    private static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static List<Long> ready(Path log) {
-        List<Long> out = new ArrayList<>();
-        Matcher m = READY.matcher(read(log));
-        while (m.find()) {
-            out.add(Long.parseLong(m.group(2)));
-        }
-        return out;
-    }
-
-    private static String read(Path f) {
-        try {
-            return Files.readString(f);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
-    private static boolean within(double seconds, BooleanSupplier cond) throws InterruptedException {
-        long until = System.nanoTime() + (long) (seconds * 1e9);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() - until > 0) {
-                return false;
-            }
-            Thread.sleep(50);
-        }
-        return true;
     }
 }
