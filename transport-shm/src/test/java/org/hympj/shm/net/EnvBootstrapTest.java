@@ -174,38 +174,34 @@ class EnvBootstrapTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void severalNodesWithoutAKeyIsAClearError() throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
-        Map<String, String> env = pb.environment();
-        env.remove(ShmMpj.ENV_JOB_DIR);
-        env.remove(ShmMpj.ENV_RANK);
-        env.remove("HYMPJ_JOB_KEY");
-        env.put("SLURM_PROCID", "0");
-        env.put("SLURM_NTASKS", "2");
-        env.put("SLURM_LOCALID", "0");
-        env.put("SLURM_NODEID", "0");
-        env.put("SLURM_STEP_TASKS_PER_NODE", "1(x2)");
-        env.put("SLURM_JOB_ID", "nokey" + System.nanoTime() % 100000);
-        Process p = pb.start();
-        String out = read(p);
-        assertTrue(p.waitFor(50, TimeUnit.SECONDS));
-        assertTrue(p.exitValue() != 0 && out.contains("HYMPJ_JOB_KEY is not set"), out);
+        String out = failingRankAlone(env -> {
+            slurm(env, 0, 2, 1, "nokey" + System.nanoTime() % 100000, 1, "");
+            env.remove("HYMPJ_JOB_KEY");
+        });
+        assertTrue(out.contains("HYMPJ_JOB_KEY is not set"), out);
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aFrameSizeAeronDoesNotTakeIsAClearError() throws Exception {
+        int port = freePort();
+        String out = failingRankAlone(env -> {
+            slurm(env, 0, 2, 1, "mtu" + System.nanoTime() % 100000, port, "ab".repeat(32));
+            env.put("HYMPJ_NET_MTU", "1500"); // Ethernet's MTU, not the UDP payload Aeron wants (a multiple of 32)
+        });
+        assertTrue(out.contains(
+            "HYMPJ_NET_MTU must be a multiple of 32 in 1408..65504 (the UDP payload of one network frame), was 1500"), out);
+    }
+
+    /** Rank 0 of a job of 2 nodes started alone with the environment {@code env} makes: it must fail; its output. */
+    private static String failingRankAlone(java.util.function.Consumer<Map<String, String>> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(javaCommand(NetRank.class.getName())).redirectErrorStream(true);
-        Map<String, String> env = pb.environment();
-        env.remove(ShmMpj.ENV_JOB_DIR);
-        env.remove(ShmMpj.ENV_RANK);
-        slurm(env, 0, 2, 1, "mtu" + System.nanoTime() % 100000, freePort(), "ab".repeat(32));
-        env.put("HYMPJ_NET_MTU", "1500"); // Ethernet's MTU, not the UDP payload Aeron wants (a multiple of 32)
+        env.accept(pb.environment());
         Process p = pb.start();
         String out = read(p);
         assertTrue(p.waitFor(50, TimeUnit.SECONDS));
-        assertTrue(p.exitValue() != 0
-            && out.contains("HYMPJ_NET_MTU must be a multiple of 32 in 1408..65504 (the UDP payload of one network frame), was 1500"),
-            out);
+        assertTrue(p.exitValue() != 0, () -> "exit 0: " + out);
+        return out;
     }
 
     private static List<String> javaCommand(String main, String... args) {
