@@ -233,7 +233,9 @@ final class MultiHostLauncher {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("launcher interrupted; job stopped");
                 }
-                for (; e != null; e = events.poll()) {
+                // at most 1,000 lines before the beat and the timers: ranks that print without pause
+                // must not keep the heartbeat from the agents
+                for (int n = 0; e != null; e = ++n < 1000 ? events.poll() : null) {
                     handle(e, w);
                 }
                 long now = System.nanoTime();
