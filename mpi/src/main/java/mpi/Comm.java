@@ -78,7 +78,7 @@ public class Comm {
      * {@link MPI#PROC_NULL} (no host process), {@link MPI#IO} {@link MPI#ANY_SOURCE} (every rank
      * may do I/O), {@link MPI#WTIME_IS_GLOBAL} 1 (one clock for every rank of the machine).
      */
-    public int Attr_get(int keyval) {
+    public Integer Attr_get(int keyval) {
         switch (keyval) {
             case MPI.TAG_UB:
                 return org.hympj.api.Comm.TAG_UB;
@@ -91,6 +91,56 @@ public class Comm {
             default:
                 throw MPIException.notSupported("Attr_get of key " + keyval, "only the predefined keys TAG_UB, HOST,"
                     + " IO and WTIME_IS_GLOBAL exist (no Keyval_create)");
+        }
+    }
+
+    /**
+     * MPJ Express has it (mpiJava 1.2 does not): the predefined attributes are the only ones and
+     * MPI forbids deleting them, so this is an error naming the key, and nothing changes.
+     */
+    public void Attr_delete(int keyval) {
+        Attr_get(keyval); // an unknown key is refused as Attr_get refuses it
+        throw new MPIException("Attr_delete: key " + keyval + " is a predefined attribute, which MPI does not let a"
+            + " program delete");
+    }
+
+    /**
+     * A duplicate of this communicator: the same members and topology, a separate matching space
+     * (collective; {@code Dup}). On {@code Comm} as in MPJ Express, so {@code (Comm) c.clone()}
+     * compiles for any communicator.
+     */
+    @Override
+    public Object clone() {
+        try {
+            return new Comm(core.dup(), group.members.clone());
+        } catch (RuntimeException e) {
+            throw MPIException.of("clone", e);
+        }
+    }
+
+    /**
+     * An intercommunicator from {@code local_comm}'s group and a disjoint remote group, whose
+     * leaders (rank {@code local_leader} of {@code local_comm}, rank {@code remote_leader} of this
+     * communicator, the peer) agree through this communicator with {@code tag}. Collective over
+     * both groups. On {@code Comm} as in MPJ Express (mpiJava 1.2 has it on {@code Intracomm}).
+     */
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
+        try {
+            if (local_comm == null) {
+                throw new MPIException("Create_intercomm: local_comm must not be null");
+            }
+            if (local_comm instanceof Intercomm) {
+                throw new MPIException("Create_intercomm: local_comm must be an intracommunicator, was an "
+                    + "Intercomm");
+            }
+            org.hympj.api.InterComm ic = local_comm.core.createIntercomm(local_leader, core, remote_leader, tag);
+            // the remote group's world ranks: each group gathers the other's (an intercommunicator allgather)
+            int[] remote = new int[ic.remoteSize()];
+            ic.allgather(new int[] {MPI.worldRank()}, 0, 1, org.hympj.api.Datatype.INT, remote, 0, 1,
+                org.hympj.api.Datatype.INT);
+            return new Intercomm(ic, local_comm.group.members.clone(), remote);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Create_intercomm", e);
         }
     }
 

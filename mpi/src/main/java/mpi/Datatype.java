@@ -109,15 +109,28 @@ public class Datatype {
 
     /**
      * As {@link #Vector} with the stride in elements of the buffer (mpiJava's unit: Java has no
-     * byte addresses) rather than items of {@code oldtype}; it must be a whole number of items.
+     * byte addresses) rather than items of {@code oldtype}. A whole number of items is a vector
+     * (zero-copy where the core's layouts allow); any other stride, as MPJ Express allows it,
+     * is a layout of blocks at {@code i * stride} elements, packed and unpacked (stride >= 0).
      */
     public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) {
         try {
             check("Hvector", oldtype);
             long ext = Math.max(1, oldtype.Extent());
             if (stride % ext != 0) {
-                throw MPIException.notSupported("Hvector with stride " + stride, "the core vector strides in whole items"
-                    + " of the old type (extent " + ext + " elements)");
+                checkIrregularBase("Hvector", oldtype);
+                if (count < 0 || blocklength < 0 || stride < 0) {
+                    throw new MPIException("Hvector: count, blocklength and a stride that is not a whole number of items"
+                        + " (extent " + ext + " elements) must be >= 0, were " + count + ", " + blocklength + ", " + stride);
+                }
+                int[] counts = new int[count];
+                int[] starts = new int[count];
+                for (int i = 0; i < count; i++) {
+                    counts[i] = blocklength;
+                    starts[i] = Math.toIntExact((long) i * stride);
+                }
+                return irregular("Hvector", oldtype, counts, starts,
+                    "Hvector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
             }
             return Vector(count, blocklength, (int) (stride / ext), oldtype);
         } catch (RuntimeException e) {

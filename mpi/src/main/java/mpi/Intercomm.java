@@ -3,7 +3,7 @@ package mpi;
 /**
  * An intercommunicator (mpiJava 1.2), over {@link org.hympj.api.InterComm}: {@code Rank()},
  * {@code Size()} and {@code Group()} are the local group's; point-to-point names ranks of the
- * remote group, in a matching space of its own. Made by {@link Intracomm#Create_intercomm}.
+ * remote group, in a matching space of its own. Made by {@link Comm#Create_intercomm}.
  */
 public class Intercomm extends Comm {
     private final org.hympj.api.InterComm inter;

@@ -23,6 +23,7 @@ public class Intracomm extends Comm {
         }
     }
 
+    /** {@link #Dup}: the same members (and topology, for {@link Cartcomm} and {@link Graphcomm}). */
     @Override
     public Object clone() {
         return Dup();
@@ -87,32 +88,6 @@ public class Intracomm extends Comm {
             return g == null ? null : new Graphcomm(g, worldRanksOf(g));
         } catch (RuntimeException e) {
             throw MPIException.of("Create_graph", e);
-        }
-    }
-
-    /**
-     * MPI_Intercomm_create, called on the peer communicator (this): an intercommunicator between
-     * {@code local_comm}'s group and a disjoint remote group, whose leaders (rank
-     * {@code local_leader} of {@code local_comm}, rank {@code remote_leader} of this communicator)
-     * agree through this communicator with {@code tag}. Collective over both groups.
-     */
-    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
-        try {
-            if (local_comm == null) {
-                throw new MPIException("Create_intercomm: local_comm must not be null");
-            }
-            if (local_comm instanceof Intercomm) {
-                throw new MPIException("Create_intercomm: local_comm must be an intracommunicator, was an "
-                    + "Intercomm");
-            }
-            org.hympj.api.InterComm ic = local_comm.core.createIntercomm(local_leader, core, remote_leader, tag);
-            // the remote group's world ranks: each group gathers the other's (an intercommunicator allgather)
-            int[] remote = new int[ic.remoteSize()];
-            ic.allgather(new int[] {MPI.worldRank()}, 0, 1, org.hympj.api.Datatype.INT, remote, 0, 1,
-                org.hympj.api.Datatype.INT);
-            return new Intercomm(ic, local_comm.group.members.clone(), remote);
-        } catch (RuntimeException e) {
-            throw MPIException.of("Create_intercomm", e);
         }
     }
 

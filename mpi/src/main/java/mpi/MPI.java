@@ -81,12 +81,23 @@ public class MPI {
     public static final Status EMPTY_STATUS = new Status();
     public static final Group GROUP_EMPTY = new Group(new int[0]);
 
+    // MPJ Express's additions (not in mpiJava 1.2), so that its programs compile
+    /** The processors this rank's JVM sees (MPJ Express). */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
+    /** MPJ Express's null datatype: a marker that no buffer takes (a call with it is refused naming it). */
+    public static final Datatype NULL = new Datatype(Datatype.Kind.MARKER, null, "NULL");
+    /** The null communicator: {@code null}, what {@code Split}, {@code Create} and the topology constructors return where MPI gives MPI_COMM_NULL. */
+    public static final Comm COMM_NULL = null;
+    /** The null group: {@code null}. */
+    public static final Group GROUP_NULL = null;
+
     /** Every rank of the job; set by {@link #Init}. */
     public static Intracomm COMM_WORLD;
     /** This rank alone; set by {@link #Init}. */
     public static Intracomm COMM_SELF;
 
     private static Mpj mpj;
+    private static Thread initThread;
     private static boolean finalized;
     private static int worldRank = -1;
     private static final BsendBuffer BSEND = new BsendBuffer();
@@ -115,6 +126,7 @@ public class MPI {
             }
             COMM_WORLD = new Intracomm(world, all);
             COMM_SELF = new Intracomm(world.split(worldRank, 0), new int[] {worldRank});
+            initThread = Thread.currentThread();
             mpj = m;
         } catch (RuntimeException e) {
             throw MPIException.of("Init", e);
@@ -140,7 +152,39 @@ public class MPI {
 
     /** True if this is the thread that initialized MPI. */
     public static boolean Is_thread_main() {
-        return true;
+        return Thread.currentThread() == initThread;
+    }
+
+    /** MPJ Express's name of {@link #Init_thread} ({@code provided} is not read; {@link #queryThread} says what is given). */
+    public static String[] initThread(int required, int provided, String[] argv) {
+        return Init_thread(argv, required);
+    }
+
+    /** MPJ Express's name of {@link #Query_thread}. */
+    public static int queryThread() {
+        return Query_thread();
+    }
+
+    /** MPJ Express's name of {@link #Is_thread_main}. */
+    public static boolean isMainThread() {
+        return Is_thread_main();
+    }
+
+    /** MPJ Express's: the error handler of {@link #COMM_WORLD} ({@link Comm#Errhandler_set}). */
+    public static void Errorhandler_set(Errhandler errhandler) {
+        world("Errorhandler_set").Errhandler_set(errhandler);
+    }
+
+    /** MPJ Express's: the error handler of {@link #COMM_WORLD}. */
+    public static Errhandler Errorhandler_get() {
+        return world("Errorhandler_get").Errhandler_get();
+    }
+
+    private static Intracomm world(String call) {
+        if (mpj == null) {
+            throw new MPIException(call + ": MPI is not initialized");
+        }
+        return COMM_WORLD;
     }
 
     /** Completes buffered sends, then leaves the job. */

@@ -68,9 +68,11 @@ final class ObjectCollectives {
     /** Block i of {@code counts}/{@code displs} (in items of {@code type}) of {@code buf} must lie inside it. */
     private static void checkBlocks(String call, String which, Object[] buf, int offset, int[] counts, int[] displs,
                                     mpi.Datatype type, int blocks) {
-        if (counts == null || counts.length != blocks || (displs != null && displs.length != blocks)) {
+        // entries past the group's size are not read (MPI; the primitive v-collectives take them too)
+        if (counts == null || counts.length < blocks || (displs != null && displs.length < blocks)) {
             throw new MPIException(call + ": " + which + " counts and displacements must have " + blocks
-                + " entries (one per rank)");
+                + " entries (one per rank), had " + (counts == null ? "none" : counts.length) + " and "
+                + (displs == null ? "none" : displs.length));
         }
         int per = objects(type, 1);
         for (int i = 0; i < blocks; i++) {

@@ -6,6 +6,7 @@ import mpi.Cartcomm;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.Group;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -66,6 +67,8 @@ public class Conformance {
         pass("errors");
         environment();
         pass("environment");
+        mpjExpress();
+        pass("mpj-express");
         MPI.Finalize();
         Ring.check(MPI.Finalized(), "Finalized after Finalize");
         System.out.println("finalize");
@@ -847,6 +850,82 @@ public class Conformance {
         Ring.check(MPI.EMPTY_STATUS.source == MPI.ANY_SOURCE, "EMPTY_STATUS");
         Ring.check(world.Attr_get(MPI.TAG_UB) >= 32767 && world.Attr_get(MPI.WTIME_IS_GLOBAL) == 1, "Attr_get");
         Ring.check(!world.Is_null() && !world.Test_inter(), "Is_null/Test_inter");
+    }
+
+    /**
+     * What MPJ Express programs use beyond mpiJava 1.2 (found by running MPJ Express's own test
+     * programs against this package): {@code clone()} on a {@code Comm}, {@code Attr_get} as an
+     * object, {@code Create_intercomm} on the peer {@code Comm}, {@code COMM_NULL}, the thread and
+     * error-handler names of its {@code MPI}, count arrays longer than the group, and an
+     * {@code Hvector} whose stride is not a whole number of items.
+     */
+    static void mpjExpress() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        Comm asComm = world;
+        Comm copy = (Comm) asComm.clone();
+        Ring.check(copy instanceof Intracomm && Comm.Compare(copy, world) == MPI.CONGRUENT, "clone() of a Comm");
+        int[] got = new int[1];
+        copy.Sendrecv(new int[] {me}, 0, 1, MPI.INT, next, 3, got, 0, 1, MPI.INT, prev, 3);
+        Ring.check(got[0] == prev, "a clone carries messages");
+        Object tagUb = world.Attr_get(MPI.TAG_UB);
+        int tagUbInt = world.Attr_get(MPI.TAG_UB);
+        Ring.check(tagUb.toString().equals(Integer.toString(tagUbInt)) && tagUbInt >= 32767, "Attr_get as an object");
+        expectError("Attr_delete", () -> world.Attr_delete(MPI.TAG_UB));
+        Ring.check(world.Attr_get(MPI.TAG_UB) == tagUbInt, "a refused Attr_delete deletes nothing");
+        Ring.check(world.Split(MPI.UNDEFINED, 0) == MPI.COMM_NULL, "Split with UNDEFINED gives COMM_NULL");
+        if (size >= 2) {
+            // the peer communicator is a Comm-typed reference; leaders: world ranks 0 and 1
+            Intracomm half = world.Split(me % 2, me);
+            Intercomm ic = asComm.Create_intercomm(half, 0, me % 2 == 0 ? 1 : 0, 66);
+            Ring.check(ic.Remote_size() == (me % 2 == 0 ? size / 2 : (size + 1) / 2), "Create_intercomm on a Comm: "
+                + ic.Remote_size());
+        }
+        Ring.check(MPI.NUM_OF_PROCESSORS >= 1 && MPI.queryThread() == MPI.Query_thread() && MPI.isMainThread(),
+            "MPJ Express's MPI constants and thread calls");
+        boolean[] other = {true};
+        Thread t = new Thread(() -> other[0] = MPI.isMainThread());
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        Ring.check(!other[0], "isMainThread is false in another thread");
+        MPI.Errorhandler_set(MPI.ERRORS_RETURN);
+        Ring.check(MPI.Errorhandler_get() == MPI.ERRORS_RETURN && world.Errhandler_get() == MPI.ERRORS_RETURN,
+            "Errorhandler_set/get on COMM_WORLD");
+        MPI.Errorhandler_set(MPI.ERRORS_ARE_FATAL);
+        expectError("Send", () -> world.Send(new int[1], 0, 1, MPI.NULL, next, 1));
+        // counts longer than the group: the entries past it are not read
+        int[] rc = new int[size + 3];
+        Arrays.fill(rc, 0, size, 1);
+        int[] one = new int[1];
+        int[] all = new int[size];
+        Arrays.fill(all, me + 1);
+        world.Reduce_scatter(all, 0, one, 0, rc, MPI.INT, MPI.SUM);
+        Ring.check(one[0] == size * (size + 1) / 2, "Reduce_scatter with a longer recvcounts: " + one[0]);
+        int[] counts = new int[size + 2];
+        int[] displs = new int[size + 2];
+        for (int i = 0; i < size; i++) {
+            counts[i] = 1;
+            displs[i] = i;
+        }
+        Object[] names = new Object[size];
+        world.Gatherv(new Object[] {"rank " + me}, 0, 1, MPI.OBJECT, names, 0, counts, displs, MPI.OBJECT, 0);
+        Ring.check(me != 0 || ("rank " + (size - 1)).equals(names[size - 1]), "Gatherv of OBJECT with longer counts");
+        // Hvector with a stride of 5 ints over Vector(2, 1, 2, INT) (extent 3): blocks at 0 and 5
+        Datatype v = Datatype.Vector(2, 1, 2, MPI.INT);
+        Datatype h = Datatype.Hvector(2, 1, 5, v);
+        int[] src = new int[8];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = 100 * me + i;
+        }
+        int[] dst = new int[8];
+        Arrays.fill(dst, -1);
+        world.Sendrecv(src, 0, 1, h, next, 4, dst, 0, 1, h, prev, 4);
+        int[] want = {100 * prev, -1, 100 * prev + 2, -1, -1, 100 * prev + 5, -1, 100 * prev + 7};
+        Ring.check(Arrays.equals(dst, want), "Hvector with a stride of 5 elements " + Arrays.toString(dst));
     }
 
     interface Call {

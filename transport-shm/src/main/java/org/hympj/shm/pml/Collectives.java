@@ -410,7 +410,7 @@ final class Collectives {
      */
     void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
                        Datatype type, Op op) {
-        if (recvCounts == null || recvCounts.length != size) {
+        if (recvCounts == null || recvCounts.length < size) { // entries past the group's size are not read (MPI)
             throw new IllegalArgumentException("reduceScatter: recvCounts must have " + size + " entries (one per rank)"
                 + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
         }

@@ -263,7 +263,7 @@ final class InterCollectives {
     void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
                        Datatype type, Op op) {
         noInPlace("reduceScatter", sendBuf);
-        if (recvCounts == null || recvCounts.length != local.size) {
+        if (recvCounts == null || recvCounts.length < local.size) { // entries past the group are not read (MPI)
             throw new IllegalArgumentException("reduceScatter: recvCounts must have " + local.size + " entries (one per"
                 + " rank of the local group)" + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
         }
