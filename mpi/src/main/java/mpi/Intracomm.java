@@ -3,9 +3,9 @@ package mpi;
 /**
  * An intracommunicator (mpiJava 1.2): the collectives and the communicator constructors, each
  * one core call ({@link org.hympj.api.Comm}). BOOLEAN buffers travel as bytes; OBJECT buffers
- * are supported by {@link #Bcast}, {@link #Gather}, {@link #Scatter} and {@link #Allgather}
- * (serialized, {@link ObjectCollectives}); the other collectives
- * refuse OBJECT with an MPIException that says so.
+ * are serialized ({@link ObjectCollectives}) by the broadcast, the gathers, scatters and
+ * all-to-alls (v variants included), and by {@link #Reduce}, {@link #Allreduce} and {@link #Scan}
+ * with a user op; the other collectives refuse OBJECT with an MPIException that says so.
  */
 public class Intracomm extends Comm {
     Intracomm(org.hympj.api.Comm core, int[] worldRanks) {
@@ -295,6 +295,11 @@ public class Intracomm extends Comm {
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op, int root) {
         try {
+            if (objectsWithUserOp("Reduce", op, datatype)) {
+                new ObjectCollectives(core).reduce("Reduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    op, root);
+                return;
+            }
             boolean atRoot = Rank() == root;
             org.hympj.api.Op o = op("Reduce", op, datatype);
             Object s = in("Reduce", sendbuf, datatype);
@@ -311,6 +316,12 @@ public class Intracomm extends Comm {
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
         try {
+            if (objectsWithUserOp("Allreduce", op, datatype)) {
+                new ObjectCollectives(core).reduce("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op, 0);
+                bcastObjects(recvbuf, recvoffset, count, datatype, 0);
+                return;
+            }
             org.hympj.api.Op o = op("Allreduce", op, datatype);
             Object s = in("Allreduce", sendbuf, datatype);
             Object r = in("Allreduce", recvbuf, datatype);
@@ -353,6 +364,10 @@ public class Intracomm extends Comm {
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                      Op op) {
         try {
+            if (objectsWithUserOp("Scan", op, datatype)) {
+                new ObjectCollectives(core).scan("Scan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+                return;
+            }
             org.hympj.api.Op o = op("Scan", op, datatype);
             Object s = in("Scan", sendbuf, datatype);
             Object r = in("Scan", recvbuf, datatype);
@@ -375,6 +390,17 @@ public class Intracomm extends Comm {
         } catch (RuntimeException e) {
             throw MPIException.of("Exscan", e);
         }
+    }
+
+    /**
+     * True for OBJECT items, which only a user op combines ({@link ObjectCollectives#reduce}); a
+     * predefined op on them is refused there, naming it.
+     */
+    private static boolean objectsWithUserOp(String call, Op op, Datatype datatype) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        return datatype != null && datatype.kind == Datatype.Kind.OBJECT;
     }
 
     // ---------------------------------------------------------------- non-blocking collectives (MPI-3)

@@ -195,6 +195,59 @@ final class ObjectCollectives {
         placeBlocks(call, got, recvLengths, out, recvoffset, recvcounts, rdispls, recvtype);
     }
 
+    // ---------------------------------------------------------------- reductions with a user op
+
+    /**
+     * Reduce of OBJECT items with a user {@link Op}: every rank's items are gathered to the root
+     * (serialized, so the root combines copies and no rank's send buffer changes), then combined
+     * there in rank order — for a non-commutative op, x0 op x1 op … op x(n-1) — and the result
+     * written to the root's receive buffer.
+     */
+    void reduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                mpi.Datatype type, Op op, int root) {
+        checkRoot(call, root);
+        op.checkObjects(call);
+        int n = objects(type, count);
+        Object[] all = rank == root ? new Object[n * size] : new Object[0];
+        Object[] out = rank == root ? recvObjects(call, recvbuf, recvoffset, n, 1, type) : null;
+        gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
+            type, root);
+        if (rank == root) {
+            prefixes(all, n, count, type, op);
+            System.arraycopy(all, (size - 1) * n, out, recvoffset, n);
+        }
+    }
+
+    /**
+     * Scan (inclusive prefix reduction) of OBJECT items with a user op: gathered to rank 0, the
+     * prefixes x0 op … op xr computed there in rank order, each rank's scattered back to it.
+     */
+    void scan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+              mpi.Datatype type, Op op) {
+        op.checkObjects(call);
+        int n = objects(type, count);
+        Object[] all = rank == 0 ? new Object[n * size] : new Object[0];
+        recvObjects(call, recvbuf, recvoffset, n, 1, type);
+        gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
+            type, 0);
+        if (rank == 0) {
+            prefixes(all, n, count, type, op);
+        }
+        scatterv(call, all, 0, uniform(count, size, false), uniform(count, size, true), type, recvbuf, recvoffset,
+            count, type, 0);
+    }
+
+    /**
+     * In place: block r of {@code all} (the ranks' blocks of {@code n} objects, deserialized copies)
+     * becomes x0 op … op xr. User_function.Call(in, inout) computes inout = in op inout and leaves
+     * in as it was, so block r is combined into the prefix held by block r - 1.
+     */
+    private static void prefixes(Object[] all, int n, int count, mpi.Datatype type, Op op) {
+        for (int r = 1; r * n < all.length; r++) {
+            op.call(all, (r - 1) * n, all, r * n, count, type);
+        }
+    }
+
     private static int[] displacements(int[] lengths) {
         int[] d = new int[lengths.length];
         int at = 0;

@@ -42,6 +42,19 @@ public class Op {
     }
 
     /** The core operation to reduce items of {@code type} with; checks the op is defined on it. */
+    /** Refuses a predefined op on OBJECT items: objects have no arithmetic, only a user function combines them. */
+    void checkObjects(String call) {
+        if (function == null) {
+            throw new MPIException(call + ": op " + name + " has no meaning for OBJECT items; reduce objects with a user"
+                + " Op (new Op(User_function, commute))");
+        }
+    }
+
+    /** The user function on objects: {@code inout[io..] = in[ii..] op inout[io..]}, {@code count} items. */
+    void call(Object[] in, int ii, Object[] inout, int io, int count, Datatype type) {
+        function.Call(in, ii, inout, io, count, type);
+    }
+
     org.hympj.api.Op coreFor(String call, Datatype type) {
         if (type.kind == Datatype.Kind.OBJECT || type.kind == Datatype.Kind.MARKER) {
             throw MPIException.notSupported(call + " on " + type, "reductions combine primitive elements");

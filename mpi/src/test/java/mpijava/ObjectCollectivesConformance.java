@@ -127,8 +127,58 @@ public class ObjectCollectivesConformance {
         }
         world.Barrier(); // still usable
         pass("refused");
+        reductions(root);
+        pass("reductions");
         MPI.Finalize();
         System.out.println("finalize");
+    }
+
+    /**
+     * Reduce, Allreduce and Scan of OBJECT items with a user op that is not commutative (string
+     * concatenation: "a" op "b" = "ab"): two items per rank, the result in rank order; the send
+     * buffers untouched; a predefined op on objects refused naming it, and nothing changed.
+     */
+    static void reductions(int root) {
+        mpi.Op concat = new mpi.Op(new mpi.User_function() {
+            @Override
+            public void Call(Object in, int ii, Object inout, int io, int count, mpi.Datatype t) {
+                Object[] a = (Object[]) in;
+                Object[] b = (Object[]) inout;
+                for (int i = 0; i < count; i++) {
+                    b[io + i] = (String) a[ii + i] + b[io + i];
+                }
+            }
+        }, false);
+        Object[] mine = {"a" + me, "b" + me};
+        StringBuilder a = new StringBuilder();
+        StringBuilder b = new StringBuilder();
+        String[] prefixA = new String[size];
+        for (int r = 0; r < size; r++) {
+            a.append("a").append(r);
+            b.append("b").append(r);
+            prefixA[r] = a.toString();
+        }
+        Object[] out = {"x", "y", "z"};
+        world.Reduce(mine, 0, out, 1, 2, MPI.OBJECT, concat, root);
+        check(me != root || (out[0].equals("x") && out[1].equals(a.toString()) && out[2].equals(b.toString())),
+            "Reduce of OBJECT: %s", Arrays.toString(out));
+        check(mine[0].equals("a" + me) && mine[1].equals("b" + me), "Reduce left the send buffer: %s",
+            Arrays.toString(mine));
+        Object[] every = new Object[2];
+        world.Allreduce(mine, 0, every, 0, 2, MPI.OBJECT, concat);
+        check(every[0].equals(a.toString()) && every[1].equals(b.toString()), "Allreduce of OBJECT: %s",
+            Arrays.toString(every));
+        Object[] scan = new Object[2];
+        world.Scan(mine, 0, scan, 0, 2, MPI.OBJECT, concat);
+        check(scan[0].equals(prefixA[me]), "Scan of OBJECT: %s", Arrays.toString(scan));
+        Object[] untouched = {"u", "v"};
+        boolean refused = false;
+        try {
+            world.Allreduce(mine, 0, untouched, 0, 2, MPI.OBJECT, MPI.SUM);
+        } catch (MPIException e) {
+            refused = e.getMessage().startsWith("Allreduce") && e.getMessage().contains("SUM");
+        }
+        check(refused && untouched[0].equals("u"), "a predefined op on OBJECT is refused, nothing changed");
     }
 
     static void checkBlocks(String what, Object[] all, int[] counts, int[] displs) {
