@@ -14,8 +14,8 @@ final class BsendPending implements Pending {
     private final Datatype datatype;
     private final int dest;
     private final int tag;
-    /** Bytes of the attached buffer each start takes (data + MPI.BSEND_OVERHEAD). */
-    final long need;
+    /** Bytes of the attached buffer each start of primitive data takes (data + MPI.BSEND_OVERHEAD); -1 for OBJECT. */
+    private final long need;
     private boolean started;
 
     BsendPending(Comm comm, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
@@ -26,7 +26,21 @@ final class BsendPending implements Pending {
         this.datatype = datatype;
         this.dest = dest;
         this.tag = tag;
-        this.need = datatype.core.size() * count + MPI.BSEND_OVERHEAD;
+        this.need = datatype.kind == Datatype.Kind.OBJECT ? -1 : datatype.core.size() * count + MPI.BSEND_OVERHEAD;
+    }
+
+    /**
+     * Bytes of the attached buffer the next start takes: fixed for primitive data; for OBJECT
+     * the objects as they are now, serialized (the start serializes them again: they must not
+     * change in between, as a send buffer must not).
+     */
+    long need() {
+        if (need >= 0) {
+            return need;
+        }
+        Object[] objs = Buffers.objects("Startall", buf);
+        int n = Math.toIntExact((long) count * Math.max(1, datatype.core.elements()));
+        return Buffers.serialize("Startall", objs, offset, n).length + MPI.BSEND_OVERHEAD;
     }
 
     /** The checks of Bsend_init, before anything is made: the send's arguments as Bsend would check them. */
@@ -34,11 +48,17 @@ final class BsendPending implements Pending {
         String call = "Bsend_init";
         Datatype.Kind kind = Comm.kind(call, datatype);
         if (kind == Datatype.Kind.OBJECT) {
-            throw MPIException.notSupported(call + " of OBJECT", "serialized objects have no size known before a "
-                + "start, so Startall could not check the attached buffer's space for them first");
+            // serialized at each start (Startall serializes first to check the space of all its sends)
+            Object[] objs = Buffers.objects(call, buf);
+            long n = (long) count * Math.max(1, datatype.core.elements());
+            if (count < 0 || offset < 0 || offset + n > objs.length) {
+                throw new MPIException(call + ": offset " + offset + " and " + count + " items of OBJECT must lie within"
+                    + " the " + objs.length + " objects of buf");
+            }
         }
-        Object array = kind == Datatype.Kind.BOOLEAN ? Buffers.toBytes(Buffers.booleans(call, buf)) : buf;
-        if (array == null || array.getClass() != datatype.core.primitive().arrayClass()) {
+        Object array = kind == Datatype.Kind.BOOLEAN ? Buffers.toBytes(Buffers.booleans(call, buf))
+            : kind == Datatype.Kind.OBJECT ? null : buf;
+        if (kind != Datatype.Kind.OBJECT && (array == null || array.getClass() != datatype.core.primitive().arrayClass())) {
             throw new MPIException(call + ": buf must be a " + (kind == Datatype.Kind.BOOLEAN ? "boolean[]"
                 : datatype.core.primitive().arrayClass().getSimpleName()) + " for " + datatype);
         }
@@ -46,8 +66,8 @@ final class BsendPending implements Pending {
             throw new MPIException(call + ": offset and count must be >= 0, were " + offset + " and " + count);
         }
         long span = datatype.core.span(count);
-        int length = java.lang.reflect.Array.getLength(array);
-        if (offset + span > length) {
+        int length = array == null ? Integer.MAX_VALUE : java.lang.reflect.Array.getLength(array);
+        if (array != null && offset + span > length) {
             throw new MPIException(call + ": offset " + offset + " + " + count + " items of " + datatype + " span "
                 + span + " elements, past the end of buf (length " + length + ")");
         }
@@ -74,7 +94,7 @@ final class BsendPending implements Pending {
         long total = 0;
         for (Prequest p : requests) {
             if (p != null && p.impl instanceof BsendPending) {
-                total += ((BsendPending) p.impl).need;
+                total += ((BsendPending) p.impl).need();
             }
         }
         if (total > 0) {

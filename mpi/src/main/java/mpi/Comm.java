@@ -229,6 +229,12 @@ public class Comm {
 
     private void coreSend(boolean sync, Object buf, int offset, int count, org.hympj.api.Datatype type, int dest,
                           int tag) {
+        if (ObjectRecv.anyPosted()) {
+            // a blocking send must not keep this rank's posted object receives from matching (their
+            // sender may wait for them while we wait for its receive): wait by polling them too
+            Request.waitFor(new CorePending(coreIsend(sync, buf, offset, count, type, dest, tag), null), new Status());
+            return;
+        }
         if (sync) {
             core.ssend(buf, offset, count, type, dest, tag);
         } else {
@@ -279,6 +285,9 @@ public class Comm {
 
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         try {
+            if (ObjectRecv.anyPosted()) {
+                return Irecv(buf, offset, count, datatype, source, tag).Wait(); // polls the posted object receives too
+            }
             if (datatype != null && datatype.kind == Datatype.Kind.CORE) {
                 core.recv(buf, offset, count, datatype.core, source, tag, received); // the common case, kept small
                 return Status.of(received);
@@ -479,9 +488,19 @@ public class Comm {
                     }
                 });
             }
-            default:
-                throw MPIException.notSupported(call + " of OBJECT", "a persistent request is bound to its bytes at "
-                    + "init, and serialized objects have no fixed size");
+            default: {
+                // checked now, serialized at each start (the objects as they are then)
+                objectCount(call, offset, count, datatype, Buffers.objects(call, buf));
+                if (dest != MPI.PROC_NULL && (dest < 0 || dest >= peerCount())) {
+                    throw new MPIException(call + ": dest must be 0.." + (peerCount() - 1) + " or PROC_NULL, was " + dest);
+                }
+                ObjectPersistent p = new ObjectPersistent(() -> {
+                    byte[] data = objectMessage(call, buf, offset, count, datatype);
+                    return new CorePending(coreIsend(sync, data, 0, data.length, org.hympj.api.Datatype.BYTE, dest, tag),
+                        null);
+                });
+                return new Prequest(p, p::start);
+            }
         }
     }
 
@@ -529,8 +548,24 @@ public class Comm {
                     return new Prequest(core.recvInit(bytes, offset, count, datatype.core, source, tag),
                         (st, out) -> Buffers.fromBytes(bytes, b), null);
                 }
-                default:
-                    throw MPIException.notSupported("Recv_init of OBJECT", "serialized objects have no fixed size");
+                default: {
+                    Object[] objs = Buffers.objects("Recv_init", buf);
+                    int n = objectCount("Recv_init", offset, count, datatype, objs);
+                    if (source != MPI.PROC_NULL) {
+                        checkSource("Recv_init", source);
+                    }
+                    // each start posts a receive that is made when a probe finds the message (its size)
+                    ObjectPersistent p = new ObjectPersistent(() -> {
+                        if (source == MPI.PROC_NULL) {
+                            Status s = new Status();
+                            s.source = MPI.PROC_NULL;
+                            s.objects = 0;
+                            return new Done(s);
+                        }
+                        return new ObjectRecv(core, objs, offset, n, source, tag);
+                    });
+                    return new Prequest(p, p::start);
+                }
             }
         } catch (RuntimeException e) {
             throw MPIException.of("Recv_init", e);

@@ -1,17 +1,32 @@
 package mpi;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A non-blocking receive of OBJECT: the message's size is known only when it has arrived, so
- * the receive is made when a probe finds it (a test probes once; a wait probes until then).
+ * the receive is made when a probe finds it (a test probes once; a wait probes until then;
+ * any other blocking wait of the facade probes too, {@link #progress}).
  */
 final class ObjectRecv implements Pending {
+    /**
+     * The object receives of this rank posted and not yet received, in the order they were
+     * posted. A blocking wait of the facade polls them while it waits ({@link #progress}), so a
+     * synchronous send to one of them completes however the program orders its waits — as a
+     * posted MPI receive matches whether or not its request is being waited for.
+     */
+    private static final List<ObjectRecv> POSTED = new ArrayList<>();
+
     private final org.hympj.api.Comm comm;
     private final Object[] buf;
     private final int offset;
     private final int count;
     private final int source;
     private final int tag;
-    private boolean done;
+    /** The status of the message once received (its objects are in place). */
+    private final Status result = new Status();
+    private boolean received;
+    private boolean reported;
 
     ObjectRecv(org.hympj.api.Comm comm, Object[] buf, int offset, int count, int source, int tag) {
         this.comm = comm;
@@ -20,31 +35,78 @@ final class ObjectRecv implements Pending {
         this.count = count;
         this.source = source;
         this.tag = tag;
+        POSTED.add(this);
+    }
+
+    /** True while some object receive of this rank waits for its message. */
+    static boolean anyPosted() {
+        return !POSTED.isEmpty();
+    }
+
+    /** One probe for each posted object receive, oldest first; receives what has arrived. */
+    static void progress() {
+        for (int i = 0; i < POSTED.size(); ) {
+            ObjectRecv r = POSTED.get(i);
+            if (!r.tryReceive()) {
+                i++; // still waiting (a received one left the list: the same index is the next one)
+            }
+        }
     }
 
     @Override
     public boolean active() {
-        return !done;
+        return !reported;
     }
 
     @Override
     public boolean test(Status out) {
-        org.hympj.api.Status st = comm.iprobe(source, tag);
-        if (st == null) {
+        if (!received) {
+            progress(); // older posted receives first: they match first
+        }
+        if (!received) {
             return false;
         }
-        receive(st, out);
+        report(out);
         return true;
     }
 
     @Override
     public void waitFor(Status out) {
-        receive(comm.probe(source, tag), out);
+        if (!received && POSTED.size() == 1) {
+            receive(comm.probe(source, tag)); // the only one: block in the probe
+        }
+        Request.Idle idle = new Request.Idle();
+        while (!received) {
+            progress();
+            if (!received) {
+                idle.idle();
+            }
+        }
+        report(out);
     }
 
-    private void receive(org.hympj.api.Status probed, Status out) {
-        done = true;
-        receive("Irecv", comm, probed, buf, offset, count, out);
+    private boolean tryReceive() {
+        org.hympj.api.Status st = comm.iprobe(source, tag);
+        if (st == null) {
+            return false;
+        }
+        receive(st);
+        return true;
+    }
+
+    private void receive(org.hympj.api.Status probed) {
+        POSTED.remove(this);
+        received = true;
+        receive("Irecv", comm, probed, buf, offset, count, result);
+    }
+
+    private void report(Status out) {
+        reported = true;
+        out.source = result.source;
+        out.tag = result.tag;
+        out.bytes = result.bytes;
+        out.objects = result.objects;
+        out.cancelled = result.cancelled;
     }
 
     /** Receives the probed object message and places its objects. */
@@ -59,6 +121,7 @@ final class ObjectRecv implements Pending {
 
     @Override
     public void free() {
-        done = true;
+        POSTED.remove(this);
+        reported = true;
     }
 }

@@ -110,12 +110,29 @@ public class Request {
                 return empty(MPI.UNDEFINED);
             }
             if (!ready) {
-                impl.waitFor(readyStatus);
+                waitFor(impl, readyStatus);
                 setReady();
             }
             return report(MPI.UNDEFINED);
         } catch (RuntimeException e) {
             throw MPIException.of("Wait", e);
+        }
+    }
+
+    /**
+     * Waits for {@code p}: blocking in the core, unless object receives are posted — then
+     * polling, each poll also probing for them ({@link ObjectRecv#progress}), so that a
+     * synchronous send to one of them can complete while this rank waits for something else.
+     */
+    static void waitFor(Pending p, Status out) {
+        if (p instanceof ObjectRecv || !ObjectRecv.anyPosted()) {
+            p.waitFor(out);
+            return;
+        }
+        Idle idle = new Idle();
+        while (!p.test(out)) {
+            ObjectRecv.progress();
+            idle.idle();
         }
     }
 
@@ -173,11 +190,11 @@ public class Request {
         checkArray("Waitall", requests);
         Status[] out = new Status[requests.length];
         CoreSet set = CoreSet.of(requests);
-        if (set != null && set.allActive()) {
+        if (set != null && set.allActive() && !ObjectRecv.anyPosted()) {
             waitAllOfSet(set, out, false);
             return out;
         }
-        RuntimeException coreError = waitAllInCore(requests, out);
+        RuntimeException coreError = ObjectRecv.anyPosted() ? null : waitAllInCore(requests, out);
         MPIException first = coreError == null ? null : MPIException.of("Wait", coreError); // as the per-request Wait words it
         for (int i = 0; i < requests.length; i++) {
             if (out[i] != null) {
@@ -223,7 +240,7 @@ public class Request {
             }
         }
         CoreSet set = CoreSet.of(requests);
-        if (set != null && set.allActive()) {
+        if (set != null && set.allActive() && !ObjectRecv.anyPosted()) {
             waitAllOfSet(set, statuses, true);
             return;
         }
@@ -410,7 +427,7 @@ public class Request {
     }
 
     /** Spin, then yield, then park briefly: how the array waits idle between polls. */
-    private static final class Idle {
+    static final class Idle {
         private int rounds;
 
         void idle() {

@@ -617,8 +617,44 @@ public class Conformance {
         world.Scatter(deal, 0, 2, MPI.OBJECT, hand, 0, 2, MPI.OBJECT, root);
         Ring.check(("card" + me).equals(hand[0]) && ((long[]) hand[1])[0] == me, "Scatter objects "
             + Arrays.toString(hand));
-        // reductions of objects are refused (the v-collectives and all-to-alls of objects are in ObjectCollectivesConformance)
+        // predefined ops on objects are refused (the v-collectives, all-to-alls and user-op reductions of
+        // objects are in ObjectCollectivesConformance)
         expectError("Allreduce", () -> world.Allreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM));
+        // persistent sends and receives of objects (MPJ Express has them): three starts around the ring,
+        // the objects changed between starts — each start sends them as they are then
+        Object[] sendObjs = new Object[2];
+        Object[] recvObjs = new Object[3];
+        Prequest[] ring = {world.Recv_init(recvObjs, 1, 2, MPI.OBJECT, prev, 53),
+            world.Send_init(sendObjs, 0, 2, MPI.OBJECT, next, 53)};
+        for (int round = 0; round < 3; round++) {
+            sendObjs[0] = "round " + round + " from " + me;
+            sendObjs[1] = new int[] {round, me};
+            Arrays.fill(recvObjs, null);
+            Prequest.Startall(ring);
+            Status[] st = Request.Waitall(ring);
+            Ring.check(("round " + round + " from " + prev).equals(recvObjs[1])
+                && Arrays.equals((int[]) recvObjs[2], new int[] {round, prev}) && recvObjs[0] == null
+                && st[0].Get_count(MPI.OBJECT) == 2 && st[0].source == prev, "persistent objects, round " + round + ": "
+                + Arrays.toString(recvObjs));
+        }
+        ring[1].Start(); // Start and Wait one by one as well
+        ring[0].Start();
+        ring[1].Wait();
+        ring[0].Wait();
+        Ring.check(("round 2 from " + prev).equals(recvObjs[1]), "persistent objects, Start/Wait");
+        ring[0].Free();
+        ring[1].Free();
+        // a posted object receive matches while this rank waits for something else — here its own
+        // synchronous send around the ring, blocking, then an Issend waited for before the receive
+        Object[] got = new Object[1];
+        Request posted = world.Irecv(got, 0, 1, MPI.OBJECT, prev, 54);
+        world.Ssend(new Object[] {"sync " + me}, 0, 1, MPI.OBJECT, next, 54);
+        posted.Wait();
+        Ring.check(("sync " + prev).equals(got[0]), "Ssend while an object receive is posted: " + got[0]);
+        Request[] sendFirst = {world.Issend(new Object[] {"issend " + me}, 0, 1, MPI.OBJECT, next, 55),
+            world.Irecv(got, 0, 1, MPI.OBJECT, prev, 55)};
+        Request.Waitall(sendFirst);
+        Ring.check(("issend " + prev).equals(got[0]), "Waitall of an Issend before its object receive: " + got[0]);
         // truncation is reported and the library stays usable
         world.Send(out, 0, 3, MPI.OBJECT, next, 52);
         expectError("Recv", () -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 52));
@@ -731,6 +767,21 @@ public class Conformance {
         Ring.check(in[0] == -1 && in[1] == prev, "Ibsend data");
         Ring.check(MPI.Buffer_detach() == space, "Buffer_detach returns the buffer");
         expectError("Bsend", () -> world.Bsend(data, 0, 1, MPI.DOUBLE, next, 63));
+        // a persistent buffered send of objects: each start takes the objects as they are then
+        ByteBuffer objSpace = ByteBuffer.allocate(8192);
+        MPI.Buffer_attach(objSpace);
+        Object[] note = new Object[1];
+        Prequest b = world.Bsend_init(note, 0, 1, MPI.OBJECT, next, 64);
+        Object[] got = new Object[1];
+        for (int round = 0; round < 2; round++) {
+            note[0] = "note " + round + " from " + me;
+            Prequest.Startall(new Prequest[] {b});
+            b.Wait();
+            world.Recv(got, 0, 1, MPI.OBJECT, prev, 64);
+            Ring.check(("note " + round + " from " + prev).equals(got[0]), "Bsend_init of OBJECT, round " + round);
+        }
+        b.Free();
+        MPI.Buffer_detach();
     }
 
     static void packing() {
