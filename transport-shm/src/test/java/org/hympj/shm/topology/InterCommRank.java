@@ -590,8 +590,8 @@ public final class InterCommRank {
             "exscan", "exscan", "not defined");
         expectThrows(IllegalArgumentException.class, () -> ic.allgatherv(b, 0, 1, Datatype.INT, b, 0, new int[rn + 1],
             new int[rn - 1], Datatype.INT), "allgatherv displs too short", "displs");
-        expectThrows(IllegalArgumentException.class, () -> ic.reduceScatter(b, 0, b, 0, new int[ic.size() + 1],
-            Datatype.INT, Op.SUM), "reduceScatter counts", "recvCounts");
+        expectThrows(IllegalArgumentException.class, () -> ic.reduceScatter(b, 0, b, 0, new int[ic.size() - 1],
+            Datatype.INT, Op.SUM), "reduceScatter counts too short", "recvCounts");
         expectThrows(UnsupportedOperationException.class, () -> ic.createCart(new int[] {1}, new boolean[1], false),
             "createCart", "createCart");
         expectThrows(UnsupportedOperationException.class, () -> ic.split(0, 0), "split", "split");
