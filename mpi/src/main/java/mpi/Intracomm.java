@@ -4,8 +4,9 @@ package mpi;
  * An intracommunicator (mpiJava 1.2): the collectives and the communicator constructors, each
  * one core call ({@link org.hympj.api.Comm}). BOOLEAN buffers travel as bytes; OBJECT buffers
  * are serialized ({@link ObjectCollectives}) by the broadcast, the gathers, scatters and
- * all-to-alls (v variants included), and by {@link #Reduce}, {@link #Allreduce} and {@link #Scan}
- * with a user op; the other collectives refuse OBJECT with an MPIException that says so.
+ * all-to-alls (v variants included), and by the reductions ({@link #Reduce}, {@link #Allreduce},
+ * {@link #Scan}, {@link #Exscan}, {@link #Reduce_scatter}, {@link #Reduce_scatter_block}) with a
+ * user op; the other collectives refuse OBJECT with an MPIException that says so.
  */
 public class Intracomm extends Comm {
     Intracomm(org.hympj.api.Comm core, int[] worldRanks) {
@@ -336,6 +337,11 @@ public class Intracomm extends Comm {
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) {
         try {
+            if (objectsWithUserOp("Reduce_scatter", op, datatype)) {
+                new ObjectCollectives(core).reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
+                    recvcounts, datatype, op);
+                return;
+            }
             org.hympj.api.Op o = op("Reduce_scatter", op, datatype);
             Object s = in("Reduce_scatter", sendbuf, datatype);
             Object r = in("Reduce_scatter", recvbuf, datatype);
@@ -350,6 +356,13 @@ public class Intracomm extends Comm {
     public void Reduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int recvcount,
                                      Datatype datatype, Op op) {
         try {
+            if (objectsWithUserOp("Reduce_scatter_block", op, datatype)) {
+                int[] counts = new int[Size()];
+                java.util.Arrays.fill(counts, recvcount);
+                new ObjectCollectives(core).reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
+                    recvoffset, counts, datatype, op);
+                return;
+            }
             org.hympj.api.Op o = op("Reduce_scatter_block", op, datatype);
             Object s = in("Reduce_scatter_block", sendbuf, datatype);
             Object r = in("Reduce_scatter_block", recvbuf, datatype);
@@ -382,6 +395,10 @@ public class Intracomm extends Comm {
     public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op) {
         try {
+            if (objectsWithUserOp("Exscan", op, datatype)) {
+                new ObjectCollectives(core).exscan("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+                return;
+            }
             org.hympj.api.Op o = op("Exscan", op, datatype);
             Object s = in("Exscan", sendbuf, datatype);
             Object r = in("Exscan", recvbuf, datatype);

@@ -238,6 +238,57 @@ final class ObjectCollectives {
     }
 
     /**
+     * Exclusive scan of OBJECT items with a user op: rank r gets x0 op … op x(r-1); rank 0's
+     * receive buffer is left as it was (MPI leaves it undefined).
+     */
+    void exscan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                mpi.Datatype type, Op op) {
+        op.checkObjects(call);
+        int n = objects(type, count);
+        Object[] all = rank == 0 ? new Object[n * size] : new Object[0];
+        recvObjects(call, recvbuf, recvoffset, n, 1, type);
+        gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
+            type, 0);
+        if (rank == 0) {
+            prefixes(all, n, count, type, op);
+        }
+        // rank r takes block r - 1 of the prefixes; rank 0 nothing
+        int[] counts = uniform(count, size, false);
+        int[] displs = new int[size];
+        counts[0] = 0;
+        for (int r = 1; r < size; r++) {
+            displs[r] = (r - 1) * count;
+        }
+        scatterv(call, all, 0, counts, displs, type, recvbuf, recvoffset, rank == 0 ? 0 : count, type, 0);
+    }
+
+    /**
+     * Reduce-scatter of OBJECT items with a user op: the sum(recvcounts) items of every rank
+     * reduced on rank 0 as {@link #reduce} does, then block i (recvcounts[i] items) sent to rank i.
+     */
+    void reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                       mpi.Datatype type, Op op) {
+        op.checkObjects(call);
+        if (recvcounts == null || recvcounts.length < size) {
+            throw new MPIException(call + ": recvcounts must have " + size + " entries (one per rank), had "
+                + (recvcounts == null ? "none" : recvcounts.length));
+        }
+        int total = 0;
+        int[] displs = new int[size];
+        for (int i = 0; i < size; i++) {
+            if (recvcounts[i] < 0) {
+                throw new MPIException(call + ": recvcounts[" + i + "] must be >= 0, was " + recvcounts[i]);
+            }
+            displs[i] = total;
+            total += recvcounts[i];
+        }
+        int n = objects(type, total);
+        Object[] reduced = new Object[rank == 0 ? n : 0];
+        reduce(call, sendbuf, sendoffset, rank == 0 ? reduced : new Object[0], 0, total, type, op, 0);
+        scatterv(call, reduced, 0, recvcounts, displs, type, recvbuf, recvoffset, recvcounts[rank], type, 0);
+    }
+
+    /**
      * In place: block r of {@code all} (the ranks' blocks of {@code n} objects, deserialized copies)
      * becomes x0 op … op xr. User_function.Call(in, inout) computes inout = in op inout and leaves
      * in as it was, so block r is combined into the prefix held by block r - 1.

@@ -134,7 +134,7 @@ public class ObjectCollectivesConformance {
     }
 
     /**
-     * Reduce, Allreduce and Scan of OBJECT items with a user op that is not commutative (string
+     * Reduce, Allreduce, Scan, Exscan and Reduce_scatter(_block) of OBJECT items with a user op that is not commutative (string
      * concatenation: "a" op "b" = "ab"): two items per rank, the result in rank order; the send
      * buffers untouched; a predefined op on objects refused naming it, and nothing changed.
      */
@@ -171,6 +171,42 @@ public class ObjectCollectivesConformance {
         Object[] scan = new Object[2];
         world.Scan(mine, 0, scan, 0, 2, MPI.OBJECT, concat);
         check(scan[0].equals(prefixA[me]), "Scan of OBJECT: %s", Arrays.toString(scan));
+        Object[] ex = {"kept", "kept"};
+        world.Exscan(mine, 0, ex, 0, 2, MPI.OBJECT, concat);
+        check(me == 0 ? ex[0].equals("kept") : ex[0].equals(prefixA[me - 1]), "Exscan of OBJECT: %s",
+            Arrays.toString(ex));
+        // Reduce_scatter: rank i gets i + 1 items of the reduction of sum(i + 1) items per rank
+        int[] rc = new int[size];
+        int total = 0;
+        for (int i = 0; i < size; i++) {
+            rc[i] = i + 1;
+            total += rc[i];
+        }
+        Object[] items = new Object[total];
+        for (int k = 0; k < total; k++) {
+            items[k] = "i" + k + "r" + me;
+        }
+        Object[] part = new Object[me + 1];
+        world.Reduce_scatter(items, 0, part, 0, rc, MPI.OBJECT, concat);
+        int first = me * (me + 1) / 2;
+        for (int k = 0; k <= me; k++) {
+            StringBuilder want = new StringBuilder();
+            for (int r = 0; r < size; r++) {
+                want.append("i").append(first + k).append("r").append(r);
+            }
+            check(part[k].equals(want.toString()), "Reduce_scatter of OBJECT [%d]: %s", k, part[k]);
+        }
+        Object[] block = new Object[1];
+        Object[] perRank = new Object[size];
+        for (int i = 0; i < size; i++) {
+            perRank[i] = "b" + i + "r" + me;
+        }
+        world.Reduce_scatter_block(perRank, 0, block, 0, 1, MPI.OBJECT, concat);
+        StringBuilder wantBlock = new StringBuilder();
+        for (int r = 0; r < size; r++) {
+            wantBlock.append("b").append(me).append("r").append(r);
+        }
+        check(block[0].equals(wantBlock.toString()), "Reduce_scatter_block of OBJECT: %s", block[0]);
         Object[] untouched = {"u", "v"};
         boolean refused = false;
         try {
