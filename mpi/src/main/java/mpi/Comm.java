@@ -338,8 +338,9 @@ public class Comm {
     public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
         try {
+            // one core call, unless object receives are posted: the general path below polls them while it waits
             if (!irregular(sendtype) && !irregular(recvtype) && kind("Sendrecv", sendtype) == Datatype.Kind.CORE
-                && kind("Sendrecv", recvtype) == Datatype.Kind.CORE) {
+                && kind("Sendrecv", recvtype) == Datatype.Kind.CORE && !ObjectRecv.anyPosted()) {
                 return Status.of(core.sendrecv(sendbuf, sendoffset, sendcount, sendtype.core, dest, sendtag,
                     recvbuf, recvoffset, recvcount, recvtype.core, source, recvtag));
             }
@@ -356,7 +357,8 @@ public class Comm {
     public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag,
                                    int source, int recvtag) {
         try {
-            if (!irregular(datatype) && kind("Sendrecv_replace", datatype) == Datatype.Kind.CORE) {
+            if (!irregular(datatype) && kind("Sendrecv_replace", datatype) == Datatype.Kind.CORE
+                && !ObjectRecv.anyPosted()) {
                 Object copy = Buffers.copyOf("Sendrecv_replace", buf);
                 return Status.of(core.sendrecv(copy, offset, count, datatype.core, dest, sendtag,
                     buf, offset, count, datatype.core, source, recvtag));

@@ -655,6 +655,22 @@ public class Conformance {
             world.Irecv(got, 0, 1, MPI.OBJECT, prev, 55)};
         Request.Waitall(sendFirst);
         Ring.check(("issend " + prev).equals(got[0]), "Waitall of an Issend before its object receive: " + got[0]);
+        if (me < 2 && size >= 2) {
+            // rank 1 sends an object synchronously, then both Sendrecv ints: rank 0 waits in its Sendrecv
+            // for rank 1, which waits in its Ssend for rank 0's posted object receive
+            int other = 1 - me;
+            Request objIn = me == 0 ? world.Irecv(got, 0, 1, MPI.OBJECT, 1, 56) : null;
+            if (me == 1) {
+                world.Ssend(new Object[] {"before sendrecv"}, 0, 1, MPI.OBJECT, 0, 56);
+            }
+            int[] theirs = new int[1];
+            world.Sendrecv(new int[] {me}, 0, 1, MPI.INT, other, 57, theirs, 0, 1, MPI.INT, other, 57);
+            Ring.check(theirs[0] == other, "Sendrecv while an object receive is posted");
+            if (objIn != null) {
+                objIn.Wait();
+                Ring.check("before sendrecv".equals(got[0]), "the posted object receive: " + got[0]);
+            }
+        }
         // truncation is reported and the library stays usable
         world.Send(out, 0, 3, MPI.OBJECT, next, 52);
         expectError("Recv", () -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 52));
