@@ -224,17 +224,7 @@ final class ObjectCollectives {
      */
     void scan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
               mpi.Datatype type, Op op) {
-        op.checkObjects(call);
-        int n = objects(type, count);
-        Object[] all = rank == 0 ? new Object[n * size] : new Object[0];
-        recvObjects(call, recvbuf, recvoffset, n, 1, type);
-        gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
-            type, 0);
-        if (rank == 0) {
-            prefixes(all, n, count, type, op);
-        }
-        scatterv(call, all, 0, uniform(count, size, false), uniform(count, size, true), type, recvbuf, recvoffset,
-            count, type, 0);
+        prefixScan(call, sendbuf, sendoffset, recvbuf, recvoffset, count, type, op, false);
     }
 
     /**
@@ -243,6 +233,12 @@ final class ObjectCollectives {
      */
     void exscan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                 mpi.Datatype type, Op op) {
+        prefixScan(call, sendbuf, sendoffset, recvbuf, recvoffset, count, type, op, true);
+    }
+
+    /** Both scans: the prefixes computed on rank 0; rank r gets prefix r, or r - 1 when {@code exclusive}. */
+    private void prefixScan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                            mpi.Datatype type, Op op, boolean exclusive) {
         op.checkObjects(call);
         int n = objects(type, count);
         Object[] all = rank == 0 ? new Object[n * size] : new Object[0];
@@ -252,14 +248,15 @@ final class ObjectCollectives {
         if (rank == 0) {
             prefixes(all, n, count, type, op);
         }
-        // rank r takes block r - 1 of the prefixes; rank 0 nothing
         int[] counts = uniform(count, size, false);
-        int[] displs = new int[size];
-        counts[0] = 0;
-        for (int r = 1; r < size; r++) {
-            displs[r] = (r - 1) * count;
+        int[] displs = uniform(count, size, true);
+        if (exclusive) { // rank r takes block r - 1 of the prefixes; rank 0 nothing
+            counts[0] = 0;
+            for (int r = 1; r < size; r++) {
+                displs[r] = (r - 1) * count;
+            }
         }
-        scatterv(call, all, 0, counts, displs, type, recvbuf, recvoffset, rank == 0 ? 0 : count, type, 0);
+        scatterv(call, all, 0, counts, displs, type, recvbuf, recvoffset, exclusive && rank == 0 ? 0 : count, type, 0);
     }
 
     /**

@@ -102,11 +102,7 @@ final class ObjectRecv implements Pending {
 
     private void report(Status out) {
         reported = true;
-        out.source = result.source;
-        out.tag = result.tag;
-        out.bytes = result.bytes;
-        out.objects = result.objects;
-        out.cancelled = result.cancelled;
+        out.copy(result);
     }
 
     /** Receives the probed object message and places its objects. */

@@ -280,14 +280,7 @@ final class MultiHostLauncher {
         private void giveUpOnSilentHosts(RankWatch w) {
             List<String> silent = new ArrayList<>();
             for (int h = 0; h < layout.hosts(); h++) {
-                boolean any = false;
-                for (int r = layout.firstRank(h); r < layout.firstRank(h) + layout.rankCount(h); r++) {
-                    if (!w.ended(r)) {
-                        w.lost(r);
-                        any = true;
-                    }
-                }
-                if (any) {
+                if (loseRunningRanks(h, w)[1] > 0) {
                     silent.add(layout.name(h));
                     unreachable[h] = true;
                 }
@@ -297,13 +290,8 @@ final class MultiHostLauncher {
                 + " by themselves once they lose the other hosts (--net-timeout), its agent then removes its files");
         }
 
-        /**
-         * Host {@code h}'s agent wrote nothing, not even its heartbeat, for {@code silence}: the host
-         * died, hangs, or the link to it is cut. Its running ranks count as lost and the job is
-         * aborted naming the first; nothing more is expected from it.
-         */
-        private void hostSilent(int h, long silence, RankWatch w) {
-            unreachable[h] = true;
+        /** Counts host {@code h}'s ranks still running as lost: {first of them, how many} ({-1, 0}: none). */
+        private int[] loseRunningRanks(int h, RankWatch w) {
             int lost = 0;
             int firstLost = -1;
             for (int r = layout.firstRank(h); r < layout.firstRank(h) + layout.rankCount(h); r++) {
@@ -313,12 +301,27 @@ final class MultiHostLauncher {
                     firstLost = firstLost < 0 ? r : firstLost;
                 }
             }
+            return new int[] {firstLost, lost};
+        }
+
+        /** "rank 4" or "ranks 4..7". */
+        private static String ranks(int[] lost) {
+            return "rank" + (lost[1] > 1 ? "s " + lost[0] + ".." + (lost[0] + lost[1] - 1) : " " + lost[0]);
+        }
+
+        /**
+         * Host {@code h}'s agent wrote nothing, not even its heartbeat, for {@code silence}: the host
+         * died, hangs, or the link to it is cut. Its running ranks count as lost and the job is
+         * aborted naming the first; nothing more is expected from it.
+         */
+        private void hostSilent(int h, long silence, RankWatch w) {
+            unreachable[h] = true;
+            int[] lost = loseRunningRanks(h, w);
             String why = "host " + layout.name(h) + " went silent: nothing from its agent for "
                 + TimeUnit.NANOSECONDS.toMillis(silence) / 1000.0 + " s (it died, hangs, or the link to it is cut)";
-            if (lost > 0 && w.failed(firstLost, 1, why + " with rank" + (lost > 1 ? "s " + firstLost + ".."
-                + (firstLost + lost - 1) : " " + firstLost) + " running; job aborted")) {
-                broadcast(AgentWire.ABORT + " " + firstLost + " " + JobControl.CODE_CONNECTION_LOST);
-            } else if (lost > 0) {
+            if (lost[1] > 0 && w.failed(lost[0], 1, why + " with " + ranks(lost) + " running; job aborted")) {
+                broadcast(AgentWire.ABORT + " " + lost[0] + " " + JobControl.CODE_CONNECTION_LOST);
+            } else if (lost[1] > 0) {
                 w.note("; " + why);
             }
         }
@@ -328,21 +331,11 @@ final class MultiHostLauncher {
             String host = layout.name(e.host);
             if (e.line == null) {
                 agentEnded[e.host] = true;
-                int first = layout.firstRank(e.host);
-                int lost = 0;
-                int firstLost = -1;
-                for (int r = first; r < first + layout.rankCount(e.host); r++) {
-                    if (!w.ended(r)) {
-                        w.lost(r);
-                        lost++;
-                        firstLost = firstLost < 0 ? r : firstLost;
-                    }
-                }
+                int[] lost = loseRunningRanks(e.host, w);
                 String err = links[e.host].stderr();
-                if (lost > 0 && w.failed(firstLost, 1, "host " + host + " stopped (its agent ended) with rank"
-                    + (lost > 1 ? "s " + firstLost + ".." + (firstLost + lost - 1) : " " + firstLost)
+                if (lost[1] > 0 && w.failed(lost[0], 1, "host " + host + " stopped (its agent ended) with " + ranks(lost)
                     + " running; job aborted" + (err.isEmpty() ? "" : " (" + err + ")"))) {
-                    broadcast(AgentWire.ABORT + " " + firstLost + " " + JobControl.CODE_CONNECTION_LOST);
+                    broadcast(AgentWire.ABORT + " " + lost[0] + " " + JobControl.CODE_CONNECTION_LOST);
                 }
                 return;
             }
