@@ -111,14 +111,15 @@ final class Blocks {
         if (hi < lo) {
             throw new MPIException(call + ": the upper bound " + hi + " is below the lower bound " + lo);
         }
-        list.sort((a, b) -> Integer.compare(a[0], b[0]));
+        // blocks stay in the constructor's order (MPI's type map order: the order data is packed in)
         return fromList(list, Math.toIntExact(lo), Math.toIntExact(hi - lo));
     }
 
     /** Checks {@code count} items from {@code offset} lie within {@code buf} (an array of {@code t}'s kind). */
     void check(String call, Object buf, int offset, int count, Datatype t) {
-        Class<?> want = t.core.primitive().arrayClass();
-        if (buf == null || buf.getClass() != want) {
+        Class<?> want = t.kind == Datatype.Kind.OBJECT ? Object[].class : t.core.primitive().arrayClass();
+        boolean any = size == 0 && buf != null && buf.getClass().isArray(); // a type of no data touches no element
+        if (!any && (t.kind == Datatype.Kind.OBJECT ? !(buf instanceof Object[]) : buf == null || buf.getClass() != want)) {
             throw new MPIException(call + ": buf is " + (buf == null ? "null" : buf.getClass().getSimpleName())
                 + " but type " + t + " needs " + want.getSimpleName());
         }
@@ -153,7 +154,7 @@ final class Blocks {
     /** The data of {@code count} items, contiguous, in a new array of the element kind. */
     Object pack(String call, Object buf, int offset, int count, Datatype t) {
         check(call, buf, offset, count, t);
-        Object out = Array.newInstance(buf.getClass().getComponentType(), Math.toIntExact((long) count * size));
+        Object out = Array.newInstance(elementClass(buf, t), Math.toIntExact((long) count * size));
         int[] pos = {0};
         walk(offset, count, (at, len) -> {
             System.arraycopy(buf, at, out, pos[0], len);
@@ -165,7 +166,13 @@ final class Blocks {
     /** A contiguous array able to take {@code count} items. */
     Object scratch(String call, Object buf, int offset, int count, Datatype t) {
         check(call, buf, offset, count, t);
-        return Array.newInstance(buf.getClass().getComponentType(), Math.toIntExact((long) count * size));
+        return Array.newInstance(elementClass(buf, t), Math.toIntExact((long) count * size));
+    }
+
+    /** The packed array's element class: the buffer's for objects, the type's primitive otherwise. */
+    private static Class<?> elementClass(Object buf, Datatype t) {
+        return t.kind == Datatype.Kind.OBJECT ? buf.getClass().getComponentType()
+            : t.core.primitive().arrayClass().getComponentType();
     }
 
     /** Places the first {@code elements} elements of {@code packed} into the items' blocks. */

@@ -38,9 +38,8 @@ final class BsendPending implements Pending {
         if (need >= 0) {
             return need;
         }
-        Object[] objs = Buffers.objects("Startall", buf);
-        int n = Math.toIntExact((long) count * Math.max(1, datatype.core.elements()));
-        return Buffers.serialize("Startall", objs, offset, n).length + MPI.BSEND_OVERHEAD;
+        return ObjectItems.of("Startall", buf, offset, count, datatype).serialize("Startall").length
+            + MPI.BSEND_OVERHEAD;
     }
 
     /** The checks of Bsend_init, before anything is made: the send's arguments as Bsend would check them. */
@@ -49,12 +48,7 @@ final class BsendPending implements Pending {
         Datatype.Kind kind = Comm.kind(call, datatype);
         if (kind == Datatype.Kind.OBJECT) {
             // serialized at each start (Startall serializes first to check the space of all its sends)
-            Object[] objs = Buffers.objects(call, buf);
-            long n = (long) count * Math.max(1, datatype.core.elements());
-            if (count < 0 || offset < 0 || offset + n > objs.length) {
-                throw new MPIException(call + ": offset " + offset + " and " + count + " items of OBJECT must lie within"
-                    + " the " + objs.length + " objects of buf");
-            }
+            ObjectItems.of(call, buf, offset, count, datatype);
         }
         Object array = kind == Datatype.Kind.BOOLEAN ? Buffers.toBytes(Buffers.booleans(call, buf))
             : kind == Datatype.Kind.OBJECT ? null : buf;

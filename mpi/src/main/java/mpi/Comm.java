@@ -320,15 +320,14 @@ public class Comm {
                     return s;
                 }
                 default: {
-                    Object[] objs = Buffers.objects("Recv", buf);
-                    int n = objectCount("Recv", offset, count, datatype, objs);
+                    ObjectItems items = ObjectItems.of("Recv", buf, offset, count, datatype);
                     Status s = new Status();
                     if (source == MPI.PROC_NULL) {
                         s.source = MPI.PROC_NULL;
                         s.objects = 0;
                         return s;
                     }
-                    ObjectRecv.receive("Recv", core, core.probe(source, tag), objs, offset, n, s);
+                    ObjectRecv.receive("Recv", core, core.probe(source, tag), items, s);
                     return s;
                 }
             }
@@ -449,8 +448,7 @@ public class Comm {
                         (st, out) -> Buffers.fromBytes(bytes, b)));
                 }
                 default: {
-                    Object[] objs = Buffers.objects("Irecv", buf);
-                    int n = objectCount("Irecv", offset, count, datatype, objs);
+                    ObjectItems items = ObjectItems.of("Irecv", buf, offset, count, datatype);
                     if (source == MPI.PROC_NULL) {
                         Status s = new Status();
                         s.source = MPI.PROC_NULL;
@@ -458,7 +456,7 @@ public class Comm {
                         return new Request(new Done(s));
                     }
                     checkSource("Irecv", source);
-                    return new Request(new ObjectRecv(core, objs, offset, n, source, tag));
+                    return new Request(new ObjectRecv(core, items, source, tag));
                 }
             }
         } catch (RuntimeException e) {
@@ -492,7 +490,7 @@ public class Comm {
             }
             default: {
                 // checked now, serialized at each start (the objects as they are then)
-                objectCount(call, offset, count, datatype, Buffers.objects(call, buf));
+                ObjectItems.of(call, buf, offset, count, datatype);
                 if (dest != MPI.PROC_NULL && (dest < 0 || dest >= peerCount())) {
                     throw new MPIException(call + ": dest must be 0.." + (peerCount() - 1) + " or PROC_NULL, was " + dest);
                 }
@@ -527,8 +525,8 @@ public class Comm {
     /**
      * Persistent buffered send: each {@code Start} copies the data into the attached buffer's
      * space and sends the copy, as {@link #Bsend} does, so the request is complete once started;
-     * a start that does not fit fails with an MPIException naming both sizes. Primitive and
-     * BOOLEAN data (not OBJECT, not Indexed/Hindexed/Struct types).
+     * a start that does not fit fails with an MPIException naming both sizes. Primitive, BOOLEAN
+     * and OBJECT data (objects serialized at each start), not Indexed/Hindexed/Struct types of primitives.
      */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
@@ -551,8 +549,7 @@ public class Comm {
                         (st, out) -> Buffers.fromBytes(bytes, b), null);
                 }
                 default: {
-                    Object[] objs = Buffers.objects("Recv_init", buf);
-                    int n = objectCount("Recv_init", offset, count, datatype, objs);
+                    ObjectItems items = ObjectItems.of("Recv_init", buf, offset, count, datatype);
                     if (source != MPI.PROC_NULL) {
                         checkSource("Recv_init", source);
                     }
@@ -564,7 +561,7 @@ public class Comm {
                             s.objects = 0;
                             return new Done(s);
                         }
-                        return new ObjectRecv(core, objs, offset, n, source, tag);
+                        return new ObjectRecv(core, items, source, tag);
                     });
                     return new Prequest(p, p::start);
                 }
@@ -648,8 +645,9 @@ public class Comm {
         return datatype.kind;
     }
 
+    /** A type of primitive elements the facade packs (Indexed, Struct …); objects are serialized instead. */
     static boolean irregular(Datatype datatype) {
-        return datatype != null && datatype.blocks != null;
+        return datatype != null && datatype.kind == Datatype.Kind.BLOCKS;
     }
 
     /** The packed element type of an irregular message of {@code count} items. */
@@ -661,21 +659,8 @@ public class Comm {
         return Math.toIntExact((long) count * datatype.blocks.size);
     }
 
-    private int objectCount(String call, int offset, int count, Datatype datatype, Object[] objs) {
-        if (count < 0) {
-            throw new MPIException(call + ": count must be >= 0, was " + count);
-        }
-        long n = (long) count * Math.max(1, datatype.core.elements());
-        if (offset < 0 || offset + n > objs.length) {
-            throw new MPIException(call + ": offset " + offset + " + " + n + " objects is past the end of buf (length "
-                + objs.length + ")");
-        }
-        return (int) n;
-    }
-
-    private byte[] objectMessage(String call, Object buf, int offset, int count, Datatype datatype) {
-        Object[] objs = Buffers.objects(call, buf);
-        return Buffers.serialize(call, objs, offset, objectCount(call, offset, count, datatype, objs));
+    private static byte[] objectMessage(String call, Object buf, int offset, int count, Datatype datatype) {
+        return ObjectItems.of(call, buf, offset, count, datatype).serialize(call);
     }
 
     private void checkSource(String call, int source) {

@@ -6,7 +6,9 @@ import org.hympj.api.Primitive;
  * An mpiJava datatype: a core {@link org.hympj.api.Datatype} layout, or one of the kinds the
  * core has no primitive for — BOOLEAN (carried as bytes 0/1 in the same layout), OBJECT
  * (Java serialization: a message of objects is one byte message) — or the LB/UB markers.
- * Offsets and counts are in elements of the buffer's array, as in mpiJava.
+ * Offsets and counts are in elements of the buffer's array, as in mpiJava. A derived type of
+ * OBJECT with gaps (Vector, Indexed, Struct …) keeps kind OBJECT and a {@link Blocks} layout
+ * of object positions: its message is the objects at those positions, in order.
  */
 public class Datatype {
     enum Kind { CORE, BOOLEAN, OBJECT, MARKER, BLOCKS }
@@ -29,8 +31,14 @@ public class Datatype {
         this.name = name;
     }
 
-    /** An irregular type of {@code base}'s element kind: packed by the facade (see {@link Blocks}). */
+    /**
+     * An irregular type of {@code base}'s element kind: packed by the facade (see {@link Blocks});
+     * of OBJECT, a layout of object positions (the objects there are serialized in order).
+     */
     private static Datatype irregular(Datatype base, Blocks b, String name) {
+        if (base.kind == Kind.OBJECT) {
+            return new Datatype(Kind.OBJECT, org.hympj.api.Datatype.BYTE, b, name);
+        }
         return new Datatype(Kind.BLOCKS, org.hympj.api.Datatype.of(base.core.primitive()), b, name);
     }
 
@@ -42,9 +50,9 @@ public class Datatype {
     }
 
     private static void checkIrregularBase(String call, Datatype oldtype) {
-        if (oldtype.kind == Kind.BOOLEAN || oldtype.kind == Kind.OBJECT) {
+        if (oldtype.kind == Kind.BOOLEAN) {
             throw MPIException.notSupported(call + " of " + oldtype, "irregular layouts are packed as primitive "
-                + "elements; BOOLEAN and OBJECT data is not");
+                + "elements; BOOLEAN data travels as bytes of its own layout");
         }
     }
 
@@ -52,6 +60,11 @@ public class Datatype {
         if (a == null || b == null || a.length != b.length) {
             throw new MPIException(call + ": " + an + " and " + bn + " must be non-null and of equal length");
         }
+    }
+
+    /** Objects in one item of an OBJECT type (a plain or contiguous one counts at least one, as before). */
+    int objectsPerItem() {
+        return blocks != null ? blocks.size : (int) Math.max(1, core.elements());
     }
 
     /** Bytes of data in one item. */
@@ -83,19 +96,22 @@ public class Datatype {
     public static Datatype Vector(int count, int blocklength, int stride, Datatype oldtype) {
         try {
             check("Vector", oldtype);
-            if (oldtype.kind == Kind.OBJECT) {
-                throw MPIException.notSupported("Vector of OBJECT", "object messages are serialized as a whole; "
-                    + "only contiguous runs of objects are sent");
-            }
-            if (oldtype.blocks != null) {
+            if (oldtype.blocks != null || oldtype.kind == Kind.OBJECT) {
+                // objects (always: their positions are the message) and irregular types: blocks
                 if (count < 0 || blocklength < 0) {
-                    throw new MPIException("Vector: count and blocklength must be >= 0");
+                    throw new MPIException("Vector: count and blocklength must be >= 0, were " + count + " and "
+                        + blocklength);
                 }
+                if (stride < 0) {
+                    throw MPIException.notSupported("Vector of " + oldtype + " with stride " + stride,
+                        "negative strides would address elements before the buffer offset");
+                }
+                int ext = Blocks.of(oldtype).extent;
                 int[] counts = new int[count];
                 int[] starts = new int[count];
                 for (int i = 0; i < count; i++) {
                     counts[i] = blocklength;
-                    starts[i] = Math.toIntExact((long) i * stride * oldtype.blocks.extent);
+                    starts[i] = Math.toIntExact((long) i * stride * ext);
                 }
                 return irregular("Vector", oldtype, counts, starts,
                     "Vector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
@@ -200,17 +216,20 @@ public class Datatype {
                     continue;
                 }
                 checkIrregularBase("Struct", t);
-                if (base != null && base.core.primitive() != t.core.primitive()) {
-                    throw MPIException.notSupported("Struct of " + base.core.primitive() + " and "
-                        + t.core.primitive(), "a Java buffer is one array of one element kind");
+                if (base != null && (base.core.primitive() != t.core.primitive()
+                    || (base.kind == Kind.OBJECT) != (t.kind == Kind.OBJECT))) {
+                    throw MPIException.notSupported("Struct of " + base + " and " + t,
+                        "a Java buffer is one array of one element kind");
                 }
                 base = base == null ? t : base;
                 olds[i] = Blocks.of(t);
             }
+            Blocks b = Blocks.build("Struct", olds, blocklengths, displacements, lb, ub);
             if (base == null) {
-                throw new MPIException("Struct: at least one type must carry data (not only LB/UB)");
+                // no blocks, or only LB/UB: a type of no data (MPI allows it), sent as an empty message from any array
+                return new Datatype(Kind.BLOCKS, org.hympj.api.Datatype.BYTE, b, "Struct");
             }
-            return irregular(base, Blocks.build("Struct", olds, blocklengths, displacements, lb, ub), "Struct");
+            return irregular(base, b, "Struct");
         } catch (RuntimeException e) {
             throw MPIException.of("Struct", e);
         }

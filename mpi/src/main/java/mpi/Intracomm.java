@@ -45,7 +45,8 @@ public class Intracomm extends Comm {
 
     /**
      * The communicator of the members of {@code group}, in its order (collective: every member
-     * of this communicator calls with the same group); null for the others.
+     * of this communicator calls, with the same group or, as MPI-2.2 allows, with disjoint
+     * groups — each becomes its own communicator); null for the ranks in no group.
      */
     public Intracomm Create(Group group) {
         try {
@@ -58,8 +59,19 @@ public class Intracomm extends Comm {
                         + ") is not in this communicator");
                 }
             }
+            // MPI-2.2: ranks may pass different groups if they are disjoint; each group becomes its own
+            // communicator (its lowest world rank names it), ranks in no group get COMM_NULL
             int me = group.Rank();
-            org.hympj.api.Comm c = core.split(me == MPI.UNDEFINED ? MPI.UNDEFINED : 0, me);
+            int color = MPI.UNDEFINED;
+            for (int w : group.members) {
+                color = color == MPI.UNDEFINED ? w : Math.min(color, w);
+            }
+            org.hympj.api.Comm c = core.split(me == MPI.UNDEFINED ? MPI.UNDEFINED : color, me);
+            if (c != null && c.size() != group.members.length) {
+                throw new MPIException("Create: the ranks passed groups that differ and overlap (this rank's has "
+                    + group.members.length + " members, " + c.size() + " ranks named the same lowest member); "
+                    + "MPI requires one group, or disjoint ones");
+            }
             return c == null ? null : new Intracomm(c, group.members.clone());
         } catch (RuntimeException e) {
             throw MPIException.of("Create", e);
@@ -127,12 +139,11 @@ public class Intracomm extends Comm {
 
     /** The root's objects, serialized, then their length and bytes broadcast. */
     private void bcastObjects(Object buf, int offset, int count, Datatype datatype, int root) {
-        Object[] objs = Buffers.objects("Bcast", buf);
-        int n = Math.toIntExact((long) count * Math.max(1, datatype.core.elements()));
+        ObjectItems items = ObjectItems.of("Bcast", buf, offset, count, datatype);
         if (root < 0 || root >= Size()) {
             throw new MPIException("Bcast: root must be 0.." + (Size() - 1) + ", was " + root);
         }
-        byte[] data = Rank() == root ? Buffers.serialize("Bcast", objs, offset, n) : null;
+        byte[] data = Rank() == root ? items.serialize("Bcast") : null;
         int[] len = {data == null ? 0 : data.length};
         core.bcast(len, 0, 1, org.hympj.api.Datatype.INT, root);
         if (data == null) {
@@ -140,7 +151,7 @@ public class Intracomm extends Comm {
         }
         core.bcast(data, 0, len[0], org.hympj.api.Datatype.BYTE, root);
         if (Rank() != root) {
-            Buffers.deserialize("Bcast", data, objs, offset, n);
+            items.deserialize("Bcast", data);
         }
     }
 

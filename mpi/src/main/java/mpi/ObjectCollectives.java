@@ -21,8 +21,13 @@ final class ObjectCollectives {
         this.size = core.size();
     }
 
-    static int objects(mpi.Datatype type, int count) {
-        return Math.toIntExact((long) count * Math.max(1, type.core.elements()));
+    /** Objects in {@code count} items; a type of objects with gaps (Vector, Indexed …) is refused. */
+    static int objects(String call, mpi.Datatype type, int count) {
+        if (type.blocks != null) {
+            throw MPIException.notSupported(call + " of " + type, "collectives of objects take runs of objects "
+                + "(OBJECT or a Contiguous of it); types with gaps are sent by point-to-point calls and Bcast");
+        }
+        return Math.toIntExact((long) count * type.objectsPerItem());
     }
 
     private void checkRoot(String call, int root) {
@@ -74,7 +79,7 @@ final class ObjectCollectives {
                 + " entries (one per rank), had " + (counts == null ? "none" : counts.length) + " and "
                 + (displs == null ? "none" : displs.length));
         }
-        int per = objects(type, 1);
+        int per = objects(call, type, 1);
         for (int i = 0; i < blocks; i++) {
             long at = (long) offset + (long) (displs == null ? 0 : displs[i]) * per;
             if (counts[i] < 0 || at < 0 || at + (long) counts[i] * per > buf.length) {
@@ -87,7 +92,7 @@ final class ObjectCollectives {
     /** Serializes block i of {@code buf} (counts[i] items at displs[i]) into one array; the blocks' lengths into {@code lengths}. */
     private static byte[] serializeBlocks(String call, Object[] buf, int offset, int[] counts, int[] displs,
                                           mpi.Datatype type, int[] lengths) {
-        int per = objects(type, 1);
+        int per = objects(call, type, 1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < counts.length; i++) {
             byte[] b = Buffers.serialize(call, buf, offset + displs[i] * per, counts[i] * per);
@@ -100,7 +105,7 @@ final class ObjectCollectives {
     /** Deserializes block i of {@code all} (lengths[i] bytes) into counts[i] items at displs[i] of {@code out}. */
     private static void placeBlocks(String call, byte[] all, int[] lengths, Object[] out, int offset, int[] counts,
                                     int[] displs, mpi.Datatype type) {
-        int per = objects(type, 1);
+        int per = objects(call, type, 1);
         int at = 0;
         for (int i = 0; i < lengths.length; i++) {
             Buffers.deserialize(call, Arrays.copyOfRange(all, at, at + lengths[i]), out, offset + displs[i] * per,
@@ -121,7 +126,7 @@ final class ObjectCollectives {
                  Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype, int root) {
         checkRoot(call, root);
         byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
-            objects(sendtype, sendcount));
+            objects(call, sendtype, sendcount));
         Object[] out = null;
         if (rank == root) {
             out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
@@ -139,7 +144,7 @@ final class ObjectCollectives {
     void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, mpi.Datatype sendtype,
                   Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
         checkRoot(call, root);
-        int per = objects(recvtype, recvcount);
+        int per = objects(call, recvtype, recvcount);
         Object[] out = recvObjects(call, recvbuf, recvoffset, per, 1, recvtype);
         int[] lengths = new int[size];
         byte[] all = new byte[0];
@@ -163,7 +168,7 @@ final class ObjectCollectives {
     void allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                     Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype) {
         byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
-            objects(sendtype, sendcount));
+            objects(call, sendtype, sendcount));
         Object[] out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
         checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
         int[] lengths = new int[size];
@@ -207,7 +212,7 @@ final class ObjectCollectives {
                 mpi.Datatype type, Op op, int root) {
         checkRoot(call, root);
         op.checkObjects(call);
-        int n = objects(type, count);
+        int n = objects(call, type, count);
         Object[] all = rank == root ? new Object[n * size] : new Object[0];
         Object[] out = rank == root ? recvObjects(call, recvbuf, recvoffset, n, 1, type) : null;
         gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
@@ -240,7 +245,7 @@ final class ObjectCollectives {
     private void prefixScan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                             mpi.Datatype type, Op op, boolean exclusive) {
         op.checkObjects(call);
-        int n = objects(type, count);
+        int n = objects(call, type, count);
         Object[] all = rank == 0 ? new Object[n * size] : new Object[0];
         recvObjects(call, recvbuf, recvoffset, n, 1, type);
         gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
@@ -279,7 +284,7 @@ final class ObjectCollectives {
             displs[i] = total;
             total += recvcounts[i];
         }
-        int n = objects(type, total);
+        int n = objects(call, type, total);
         Object[] reduced = new Object[rank == 0 ? n : 0];
         reduce(call, sendbuf, sendoffset, rank == 0 ? reduced : new Object[0], 0, total, type, op, 0);
         scatterv(call, reduced, 0, recvcounts, displs, type, recvbuf, recvoffset, recvcounts[rank], type, 0);

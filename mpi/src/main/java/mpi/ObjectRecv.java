@@ -18,9 +18,7 @@ final class ObjectRecv implements Pending {
     private static final List<ObjectRecv> POSTED = new ArrayList<>();
 
     private final org.hympj.api.Comm comm;
-    private final Object[] buf;
-    private final int offset;
-    private final int count;
+    private final ObjectItems items;
     private final int source;
     private final int tag;
     /** The status of the message once received (its objects are in place). */
@@ -28,11 +26,9 @@ final class ObjectRecv implements Pending {
     private boolean received;
     private boolean reported;
 
-    ObjectRecv(org.hympj.api.Comm comm, Object[] buf, int offset, int count, int source, int tag) {
+    ObjectRecv(org.hympj.api.Comm comm, ObjectItems items, int source, int tag) {
         this.comm = comm;
-        this.buf = buf;
-        this.offset = offset;
-        this.count = count;
+        this.items = items;
         this.source = source;
         this.tag = tag;
         POSTED.add(this);
@@ -97,7 +93,7 @@ final class ObjectRecv implements Pending {
     private void receive(org.hympj.api.Status probed) {
         POSTED.remove(this);
         received = true;
-        receive("Irecv", comm, probed, buf, offset, count, result);
+        receive("Irecv", comm, probed, items, result);
     }
 
     private void report(Status out) {
@@ -106,13 +102,13 @@ final class ObjectRecv implements Pending {
     }
 
     /** Receives the probed object message and places its objects. */
-    static void receive(String call, org.hympj.api.Comm comm, org.hympj.api.Status probed, Object[] buf, int offset,
-                        int count, Status out) {
+    static void receive(String call, org.hympj.api.Comm comm, org.hympj.api.Status probed, ObjectItems items,
+                        Status out) {
         byte[] data = new byte[Math.toIntExact(probed.bytes())];
         org.hympj.api.Status st = comm.recv(data, 0, data.length, org.hympj.api.Datatype.BYTE, probed.source(),
             probed.tag());
         out.set(st);
-        out.objects = Buffers.deserialize(call, data, buf, offset, count);
+        out.objects = items.deserialize(call, data);
     }
 
     @Override

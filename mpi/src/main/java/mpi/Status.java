@@ -52,7 +52,10 @@ public class Status {
             if (objects < 0) {
                 throw new MPIException("Get_count: the message was not received as OBJECT");
             }
-            long per = datatype.kind == Datatype.Kind.OBJECT ? Math.max(1, datatype.core.elements()) : 1;
+            long per = datatype.kind == Datatype.Kind.OBJECT ? datatype.objectsPerItem() : 1;
+            if (per == 0) {
+                return 0; // items of no objects: as for a type of size 0
+            }
             return objects % per == 0 ? (int) (objects / per) : MPI.UNDEFINED;
         }
         if (datatype.kind == Datatype.Kind.MARKER) {

@@ -69,6 +69,8 @@ public class Conformance {
         pass("environment");
         mpjExpress();
         pass("mpj-express");
+        objectTypes();
+        pass("object-types");
         MPI.Finalize();
         Ring.check(MPI.Finalized(), "Finalized after Finalize");
         System.out.println("finalize");
@@ -948,6 +950,21 @@ public class Conformance {
             Ring.check(ic.Remote_size() == (me % 2 == 0 ? size / 2 : (size + 1) / 2), "Create_intercomm on a Comm: "
                 + ic.Remote_size());
         }
+        // Create with disjoint groups (MPI-2.2; MPJ Express's intercomm test relies on it): one communicator each
+        int[] mine = new int[(size + (me % 2 == 0 ? 1 : 0)) / 2];
+        for (int i = 0; i < mine.length; i++) {
+            mine[i] = 2 * i + me % 2;
+        }
+        Intracomm part = world.Create(world.Group().Incl(mine));
+        Ring.check(part != null && part.Size() == mine.length && part.Rank() == me / 2, "Create with disjoint groups: "
+            + (part == null ? "null" : part.Size() + " ranks"));
+        int[] sum = new int[1];
+        part.Allreduce(new int[] {me}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+        int members = 0;
+        for (int w : mine) {
+            members += w;
+        }
+        Ring.check(sum[0] == members, "a communicator of disjoint Create holds its group only: " + sum[0]);
         Ring.check(MPI.NUM_OF_PROCESSORS >= 1 && MPI.queryThread() == MPI.Query_thread() && MPI.isMainThread(),
             "MPJ Express's MPI constants and thread calls");
         boolean[] other = {true};
@@ -993,6 +1010,122 @@ public class Conformance {
         world.Sendrecv(src, 0, 1, h, next, 4, dst, 0, 1, h, prev, 4);
         int[] want = {100 * prev, -1, 100 * prev + 2, -1, -1, 100 * prev + 5, -1, 100 * prev + 7};
         Ring.check(Arrays.equals(dst, want), "Hvector with a stride of 5 elements " + Arrays.toString(dst));
+    }
+
+    /** A marked object: who made it and at which position (serializable, compared by value). */
+    static String mark(int rank, int at) {
+        return rank + ":" + at;
+    }
+
+    /**
+     * Derived types of OBJECT (a Vector, Hvector, Indexed, Struct with bounds), sent, broadcast
+     * and received persistently: the objects at the layout's positions travel in order, the gaps
+     * stay as they were; a Struct of no blocks is an empty message.
+     */
+    static void objectTypes() {
+        int next = (me + 1) % size;
+        int prev = (me - 1 + size) % size;
+        // Vector(2, 3, 4): positions 0,1,2 and 4,5,6 of an item (extent 7), two items from offset 1
+        Datatype v = Datatype.Vector(2, 3, 4, MPI.OBJECT);
+        Ring.check(v.Extent() == 7 && v.Size() == 6, "Vector of OBJECT: extent " + v.Extent() + ", size " + v.Size());
+        Object[] src = new Object[16];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = mark(me, i);
+        }
+        Object[] dst = new Object[16];
+        Arrays.fill(dst, "gap");
+        Status st = world.Sendrecv(src, 1, 2, v, next, 20, dst, 1, 2, v, prev, 20);
+        for (int i = 0; i < dst.length; i++) {
+            int inItem = (i - 1) % 7;
+            boolean sent = i >= 1 && i < 15 && inItem != 3;
+            Ring.check(sent ? mark(prev, i).equals(dst[i]) : "gap".equals(dst[i]), "Vector of OBJECT position " + i
+                + ": " + dst[i]);
+        }
+        Ring.check(st.Get_count(v) == 2 && st.Get_elements(v) == 12, "Get_count of a Vector of OBJECT: "
+            + st.Get_count(v) + " / " + st.Get_elements(v));
+        // Hvector of it with a stride of 6 elements (items overlap: the later one's objects land last)
+        Datatype h = Datatype.Hvector(3, 1, 6, v);
+        Object[] b = new Object[24];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = me == 0 ? mark(0, i) : "kept";
+        }
+        world.Bcast(b, 0, 1, h, 0);
+        for (int i = 0; i < b.length; i++) {
+            boolean covered = i < 19 && i % 6 != 3;
+            Ring.check(covered ? mark(0, i).equals(b[i]) : b[i].equals(me == 0 ? mark(0, i) : "kept"),
+                "Bcast of Hvector(Vector of OBJECT) position " + i + ": " + b[i]);
+        }
+        // Indexed, non-blocking, into a String[] (any array of objects)
+        Datatype ix = Datatype.Indexed(new int[] {1, 2}, new int[] {3, 0}, MPI.OBJECT);
+        String[] got = {"a", "b", "c", "d", "e"};
+        Request r = world.Irecv(got, 0, 1, ix, prev, 21);
+        world.Send(new Object[] {"p0", "p1", "p2", "p3", "p4"}, 0, 1, ix, next, 21);
+        Status rs = r.Wait();
+        Ring.check(Arrays.equals(got, new String[] {"p0", "p1", "c", "p3", "e"}) && rs.Get_count(ix) == 1,
+            "Indexed of OBJECT: " + Arrays.toString(got));
+        // the type map's order is the constructor's, not the addresses': block {3} travels before {0, 1}
+        Object[] flat = new Object[3];
+        world.Sendrecv(new Object[] {"p0", "p1", "p2", "p3"}, 0, 1, ix, next, 26, flat, 0, 3, MPI.OBJECT, prev, 26);
+        Ring.check(Arrays.equals(flat, new Object[] {"p3", "p0", "p1"}), "Indexed of OBJECT in type map order: "
+            + Arrays.toString(flat));
+        int[] flatInts = new int[3];
+        world.Sendrecv(new int[] {10, 11, 12, 13}, 0, 1, Datatype.Indexed(new int[] {1, 2}, new int[] {3, 0}, MPI.INT),
+            next, 27, flatInts, 0, 3, MPI.INT, prev, 27);
+        Ring.check(Arrays.equals(flatInts, new int[] {13, 10, 11}), "Indexed of INT in type map order: "
+            + Arrays.toString(flatInts));
+        // a Struct of Contiguous(4, OBJECT) with bounds markers (extent and bounds as MPI defines them)
+        Datatype four = Datatype.Contiguous(4, MPI.OBJECT);
+        Datatype s1 = Datatype.Struct(new int[] {1, 1}, new int[] {0, 97}, new Datatype[] {four, MPI.UB});
+        Ring.check(s1.Extent() == 97 && s1.Lb() == 0 && s1.Ub() == 97, "Struct with UB: " + s1.Extent());
+        Datatype s2 = Datatype.Struct(new int[] {2, 1, 1}, new int[] {2, -3, 86},
+            new Datatype[] {four, MPI.LB, MPI.UB});
+        Ring.check(s2.Extent() == 89 && s2.Lb() == -3 && s2.Ub() == 86, "Struct with LB and UB: " + s2.Extent());
+        Datatype s3 = Datatype.Struct(new int[] {1, 1}, new int[] {0, 6}, new Datatype[] {four, MPI.UB});
+        Object[] sb = new Object[12];
+        for (int i = 0; i < sb.length; i++) {
+            sb[i] = mark(me, i);
+        }
+        Object[] rb = new Object[12];
+        world.Sendrecv(sb, 0, 2, s3, next, 22, rb, 0, 2, s3, prev, 22);
+        for (int i = 0; i < rb.length; i++) {
+            boolean sent = i % 6 < 4;
+            Ring.check(sent ? mark(prev, i).equals(rb[i]) : rb[i] == null, "Struct of objects position " + i + ": "
+                + rb[i]);
+        }
+        // persistent receive of a Vector of objects, started twice
+        Prequest pr = world.Recv_init(dst, 1, 1, v, prev, 23);
+        for (int round = 0; round < 2; round++) {
+            Arrays.fill(dst, "gap");
+            pr.Start();
+            for (int i = 0; i < src.length; i++) {
+                src[i] = mark(me, 100 * round + i);
+            }
+            world.Send(src, 1, 1, v, next, 23);
+            pr.Wait();
+            Ring.check(mark(prev, 100 * round + 7).equals(dst[7]) && "gap".equals(dst[4]) && "gap".equals(dst[8]),
+                "Recv_init of a Vector of OBJECT, round " + round + ": " + Arrays.toString(dst));
+        }
+        pr.Free();
+        // collectives other than Bcast take runs of objects: refused, naming the call
+        MPIException e = expectError("Gather", () -> world.Gather(src, 0, 1, v, new Object[16 * size], 0, 1, v, 0));
+        Ring.check(e.getMessage().contains("not supported"), "Gather of a Vector of OBJECT says why: " + e.getMessage());
+        expectError("Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
+            new Datatype[] {MPI.OBJECT, MPI.BYTE}));
+        expectError("Vector", () -> Datatype.Vector(2, 1, -1, MPI.OBJECT));
+        // a Struct of no blocks: an empty message from any array, count 0 as MPI-3 says
+        Datatype none = Datatype.Struct(new int[0], new int[0], new Datatype[0]);
+        Ring.check(none.Size() == 0 && none.Extent() == 0, "Struct of no blocks: size " + none.Size());
+        int[] ii = {me == 0 ? 2 : 0};
+        if (size >= 2 && me < 2) {
+            if (me == 0) {
+                world.Send(ii, 0, 100, none, 1, 24);
+            } else {
+                Status zs = world.Recv(ii, 0, 100, none, 0, 24);
+                Ring.check(ii[0] == 0 && zs.Get_count(none) == 0 && zs.Get_elements(none) == 0 && zs.source == 0,
+                    "a Struct of no blocks receives nothing: " + ii[0] + ", count " + zs.Get_count(none));
+            }
+        }
+        world.Sendrecv(new double[] {1}, 0, 5, none, next, 25, new double[] {7}, 0, 5, none, prev, 25);
     }
 
     interface Call {

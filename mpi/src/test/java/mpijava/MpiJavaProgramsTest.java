@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The mpiJava-style programs and the conformance scenarios, through the real launcher. */
 class MpiJavaProgramsTest {
     static final String[] SCENARIOS = {"p2p", "ssend", "cancel", "requests", "persistent", "persistent-set", "v-collectives", "scan", "ops", "objects",
-        "groups", "cart", "bsend", "pack", "irregular-types", "errors", "environment", "mpj-express"};
+        "groups", "cart", "bsend", "pack", "irregular-types", "errors", "environment", "mpj-express",
+        "object-types"};
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 8})

@@ -272,7 +272,7 @@ public class TopologyConformance {
         check(world.Iprobe(MPI.ANY_SOURCE, 33) == null && world.Iprobe(MPI.ANY_SOURCE, 32) == null,
             "a refused start sent something");
         expectError(() -> world.Bsend_init(new Object[1], 0, 2, MPI.OBJECT, right, 35), "OBJECT past the end",
-            "Bsend_init", "OBJECT", "within");
+            "Bsend_init", "OBJECT", "past the end");
         expectError(() -> world.Bsend_init(out, 0, 5, MPI.INT, right, 35), "past the end", "Bsend_init", "buf");
         expectError(() -> world.Bsend_init(out, 0, 1, MPI.INT, size, 35), "dest", "Bsend_init", "dest");
         MPI.Buffer_detach();
