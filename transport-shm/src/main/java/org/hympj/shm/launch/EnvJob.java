@@ -37,12 +37,43 @@ public final class EnvJob {
     public static final String ENV_IFACE = "HYMPJ_IFACE";
     public static final String ENV_NET_TIMEOUT = "HYMPJ_NET_TIMEOUT";
     /**
+     * {@link #ENV_NET_TIMEOUT}'s default, seconds: without a launcher of ours nobody is left to
+     * report a whole node that dies, and its connections' silence is how the others learn it —
+     * within 5 s with this (issue 17); mpjrun keeps 10 s, its agents' heartbeat reporting a
+     * silent host after 4 s. A machine so loaded that a driver goes unscheduled for seconds
+     * needs a longer one.
+     */
+    static final double DEFAULT_NET_TIMEOUT_S = 4;
+    /**
      * {@code rank}: each node's first rank runs the node's media driver (as {@code mpjrun
      * --net-driver rank}); unset or {@code process}: a driver process of its own, which outlives
      * the node's ranks — then a dead first rank is still reported to the other nodes at once,
      * where with the driver in it they learn it only after {@link #ENV_NET_TIMEOUT}.
      */
     public static final String ENV_NET_DRIVER = "HYMPJ_NET_DRIVER";
+    /**
+     * The liveness of connections between nodes from {@link #ENV_NET_TIMEOUT} (seconds, may have a
+     * fraction; unset: {@link #DEFAULT_NET_TIMEOUT_S}).
+     *
+     * @throws IllegalArgumentException naming the variable unless it is a number of seconds >= 0.5
+     */
+    static long netTimeoutNs(String text) {
+        if (text == null) {
+            return (long) (DEFAULT_NET_TIMEOUT_S * 1e9);
+        }
+        double s;
+        try {
+            s = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            s = Double.NaN;
+        }
+        if (!(s >= 0.5 && s <= 3600)) {
+            throw new IllegalArgumentException(ENV_NET_TIMEOUT + " must be a number of seconds in 0.5..3600, was '" + text
+                + "'");
+        }
+        return (long) (s * 1e9);
+    }
+
     /** The UDP payload of one network frame, as --net-mtu (bytes, 1408..65504, a multiple of 32). */
     public static final String ENV_NET_MTU = "HYMPJ_NET_MTU";
     private static final long JOIN_TIMEOUT_MS = 60_000;
@@ -93,7 +124,7 @@ public final class EnvJob {
         JobKey key = JobKey.ofHex(hex);
         String bootHost = boot.substring(0, boot.lastIndexOf(':'));
         int bootPort = Integer.parseInt(boot.substring(boot.lastIndexOf(':') + 1));
-        long liveness = Long.parseLong(env.getOrDefault(ENV_NET_TIMEOUT, "10")) * 1_000_000_000L;
+        long liveness = netTimeoutNs(env.get(ENV_NET_TIMEOUT));
         boolean driverInRank = driverInRank(env.get(ENV_NET_DRIVER));
         String mtuText = env.get(ENV_NET_MTU);
         int mtu = mtuText == null ? NetSettings.mtuFor(config.inlineLimit + 64)

@@ -98,38 +98,62 @@ class EnvBootstrapTest {
      * ranks of its node, which tell the other nodes over the network (no wait for the dead
      * node's driver to fall silent). Victim 3 is not its node's first rank, victim 2 is; on one
      * node of 3 ranks, victim 1. With HYMPJ_NET_DRIVER=rank a node's first rank runs its driver,
-     * so only a victim that is not the first is told this fast (a dead first rank reached the other
-     * node after 11.6 s, its connections' liveness timeout: not a case here). Every survivor names the
-     * victim within 5 s, and nothing of the job is left in /dev/shm.
+     * so a victim that is not the first is told this fast, and a dead first rank (victim 2) takes its
+     * node's driver along: the other node learns it from the connections' silence
+     * (HYMPJ_NET_TIMEOUT, 4 s by default; 11.6 s with the 10 s it had). Every survivor names the
+     * victim within 5 s of its death, and nothing of the job is left in /dev/shm.
      */
     @ParameterizedTest
-    @CsvSource({"2, 3, process", "2, 2, process", "1, 1, process", "2, 3, rank"})
+    @CsvSource({"2, 3, process", "2, 2, process", "1, 1, process", "2, 3, rank", "2, 2, rank"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aRankThatDiesIsNamedOnEveryNodeWithin5s(int nodes, int victim, String driver) throws Exception {
+        survivorsNameTheDeadWithin5s(nodes, Integer.toString(victim), driver);
+    }
+
+    /**
+     * A whole node that dies (its two ranks and, with HYMPJ_NET_DRIVER=process, its driver
+     * process, all at once): nobody is left on it to tell the others, so they learn it from its
+     * connections' silence — HYMPJ_NET_TIMEOUT, 4 s by default without a launcher of ours (issue
+     * 17 asks for 5 s; with mpjrun the agents' heartbeat does it). Every survivor names a rank of
+     * the dead node within 5 s of the barrier (its death came 0.3 s after it).
+     */
+    @ParameterizedTest(name = "HYMPJ_NET_DRIVER={0}")
+    @ValueSource(strings = {"process", "rank"})
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aWholeNodeThatDiesIsNamedWithin5s(String driver) throws Exception {
+        survivorsNameTheDeadWithin5s(2, "2,3", driver);
+    }
+
+    private static void survivorsNameTheDeadWithin5s(int nodes, String victimList, String driver) throws Exception {
+        List<Integer> victims = java.util.Arrays.stream(victimList.split(",")).map(Integer::valueOf).toList();
+        int victim = victims.get(0);
         int perNode = nodes == 1 ? 3 : 2;
         int np = nodes * perNode;
         String job = "f" + (System.nanoTime() % 1_000_000_000L);
         List<Process> procs = new ArrayList<>();
         List<CompletableFuture<String>> outs = new ArrayList<>();
         try {
-            startSlurmRanks(np, perNode, job, javaCommand(EnvFailureRank.class.getName(), Integer.toString(victim)),
+            startSlurmRanks(np, perNode, job, javaCommand(EnvFailureRank.class.getName(), victimList),
                 procs, outs, driver);
             for (int r = 0; r < np; r++) {
                 assertTrue(procs.get(r).waitFor(60, TimeUnit.SECONDS), "rank " + r + " did not end");
             }
             String all = report(outs);
             for (int r = 0; r < np; r++) {
-                if (r == victim) {
+                if (victims.contains(r)) {
                     continue;
                 }
                 String out = outs.get(r).get(10, TimeUnit.SECONDS);
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("SAW (\\d+) (\\d+)").matcher(out);
                 assertTrue(m.find(), "rank " + r + " did not see the failure\n" + all);
-                assertEquals(victim, Integer.parseInt(m.group(1)), all);
+                int named = Integer.parseInt(m.group(1));
+                assertTrue(victims.size() == 1 ? named == victim : victims.contains(named), "named rank " + named
+                    + ", not one of " + victims + "\n" + all);
                 long ms = Long.parseLong(m.group(2));
                 System.out.println("rank " + r + (r / perNode == victim / perNode ? " (same node)" : " (other node)")
-                    + " named rank " + victim + " after " + ms + " ms");
-                assertTrue(ms < 5000, "rank " + r + " took " + ms + " ms to name the dead rank\n" + all);
+                    + " named rank " + named + " after " + ms + " ms (victims " + victims + ", driver " + driver + ")");
+                assertTrue(ms < 5300, "rank " + r + " took " + ms + " ms after the barrier to name the dead rank,"
+                    + " which died 300 ms after it: the target is 5 s\n" + all);
             }
         } finally {
             for (Process p : procs) {
@@ -137,6 +161,15 @@ class EnvBootstrapTest {
             }
         }
         Thread.sleep(500);
+        if (victims.size() == perNode) {
+            // the dead node's directory died with it (its /dev/shm); here, on one machine, the test removes it
+            String dead = "slurm" + job + ".0-n" + victim / perNode;
+            for (String d : NamespaceHostsTest.allDirs()) {
+                if (d.endsWith(dead)) {
+                    deleteTree(java.nio.file.Path.of(d));
+                }
+            }
+        }
         List<String> left = NamespaceHostsTest.allDirs();
         assertTrue(left.stream().noneMatch(d -> d.contains("slurm" + job)), () -> "left behind: " + left);
     }
@@ -213,6 +246,14 @@ class EnvBootstrapTest {
         cmd.add(main);
         cmd.addAll(List.of(args));
         return cmd;
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) throws IOException {
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static int freePort() throws IOException {

@@ -6,20 +6,26 @@ import org.hympj.api.Mpj;
 import org.hympj.api.RankFailedException;
 
 /**
- * A rank of a job started without HyMPJ's launcher (srun, mpirun) in which one rank dies: after a
- * barrier, rank {@code victim} (the first argument) halts; every other rank blocks in a receive
- * only the victim could match and prints {@code SAW <rank> <ms>} — the rank its
+ * A rank of a job started without HyMPJ's launcher (srun, mpirun) in which ranks die: after a
+ * barrier, the victims (the first argument: a rank, or ranks separated by commas — a whole node)
+ * halt together 300 ms later, the first of them after killing its child processes (the node's
+ * driver process, if it runs one: a node that dies takes it along); every other rank blocks in a
+ * receive only the first victim could match and prints {@code SAW <rank> <ms>} — the rank its
  * RankFailedException names and how long after the barrier it came — then exits with code 3.
  */
 public final class EnvFailureRank {
     public static void main(String[] args) throws Exception {
-        int victim = Integer.parseInt(args[0]);
+        int[] victims = java.util.Arrays.stream(args[0].split(",")).mapToInt(Integer::parseInt).toArray();
+        int victim = victims[0];
         Mpj mpj = Mpj.init(args);
         Comm w = mpj.world();
         w.barrier();
         long t0 = System.nanoTime();
-        if (w.rank() == victim) {
+        if (java.util.Arrays.stream(victims).anyMatch(v -> v == w.rank())) {
             Thread.sleep(300); // the others are blocked in their receive by now
+            if (w.rank() == victim && victims.length > 1) {
+                ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+            }
             Runtime.getRuntime().halt(9);
         }
         try {
