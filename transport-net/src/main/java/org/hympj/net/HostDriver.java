@@ -65,8 +65,6 @@ public final class HostDriver implements AutoCloseable {
 
     /** How often a host driver's conductor checks its timeouts (liveness of images and clients). */
     static final long TIMER_INTERVAL_NS = 100_000_000L;
-    /** How often a receiver sends a status message when nothing else makes it (Aeron's default 200 ms). */
-    static final long STATUS_MESSAGE_TIMEOUT_NS = 50_000_000L;
 
     /** The settings of a host's driver in {@code dir}, whoever runs it (threading left to the caller). */
     static MediaDriver.Context context(Path dir, NetSettings settings) {
@@ -80,10 +78,10 @@ public final class HostDriver implements AutoCloseable {
             .imageLivenessTimeoutNs(settings.livenessNs)
             // the conductor checks its timeouts this often (Aeron's default: once a second, which put
             // up to 2 s on top of the liveness before a dead host's images were dropped)
+            // (an image that fell silent then drains for 5 status-message timeouts, 1 s, before it is
+            // dropped; a shorter status-message timeout cut that but cost a third of the 64 KB window
+            // bandwidth between hosts, so the liveness timeout itself is what to shorten)
             .timerIntervalNs(TIMER_INTERVAL_NS)
-            // an image that fell silent drains for 5 status-message timeouts before it is dropped
-            // (1 s with Aeron's 200 ms): 50 ms makes that 0.25 s, for a few more tiny frames
-            .statusMessageTimeoutNs(STATUS_MESSAGE_TIMEOUT_NS)
             .clientLivenessTimeoutNs(settings.clientTimeoutNs())
             .publicationConnectionTimeoutNs(settings.clientTimeoutNs())
             .publicationUnblockTimeoutNs(2 * settings.clientTimeoutNs()) // Aeron requires it above the client liveness

@@ -38,12 +38,12 @@ public final class EnvJob {
     public static final String ENV_NET_TIMEOUT = "HYMPJ_NET_TIMEOUT";
     /**
      * {@link #ENV_NET_TIMEOUT}'s default, seconds: without a launcher of ours nobody is left to
-     * report a whole node that dies, and its connections' silence is how the others learn it —
-     * within 5 s with this (issue 17); mpjrun keeps 10 s, its agents' heartbeat reporting a
-     * silent host after 4 s. A machine so loaded that a driver goes unscheduled for seconds
-     * needs a longer one.
+     * report a whole node that dies, and its connections' silence is how the others learn it:
+     * this, then a second of Aeron's draining, within 5 s (issue 17); mpjrun keeps 10 s, its
+     * agents' heartbeat reporting a silent host after 4 s. A machine so loaded that a driver goes
+     * unscheduled for seconds needs a longer one.
      */
-    static final double DEFAULT_NET_TIMEOUT_S = 4;
+    static final double DEFAULT_NET_TIMEOUT_S = 3;
     /**
      * {@code rank}: each node's first rank runs the node's media driver (as {@code mpjrun
      * --net-driver rank}); unset or {@code process}: a driver process of its own, which outlives

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 /** HYMPJ_NET_TIMEOUT as a job without a launcher of ours reads it. */
 class EnvJobTimeoutTest {
     @Test
-    void unsetIsFourSecondsSoThatADeadNodeIsNamedWithinFive() {
-        assertEquals(4_000_000_000L, EnvJob.netTimeoutNs(null));
+    void unsetIsThreeSecondsSoThatADeadNodeIsNamedWithinFive() {
+        assertEquals(3_000_000_000L, EnvJob.netTimeoutNs(null));
     }
 
     @Test

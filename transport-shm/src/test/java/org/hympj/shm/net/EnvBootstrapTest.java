@@ -100,7 +100,7 @@ class EnvBootstrapTest {
      * node of 3 ranks, victim 1. With HYMPJ_NET_DRIVER=rank a node's first rank runs its driver,
      * so a victim that is not the first is told this fast, and a dead first rank (victim 2) takes its
      * node's driver along: the other node learns it from the connections' silence
-     * (HYMPJ_NET_TIMEOUT, 4 s by default; 11.6 s with the 10 s it had). Every survivor names the
+     * (HYMPJ_NET_TIMEOUT, 3 s by default; 11.6 s with the 10 s it had). Every survivor names the
      * victim within 5 s of its death, and nothing of the job is left in /dev/shm.
      */
     @ParameterizedTest
@@ -113,7 +113,7 @@ class EnvBootstrapTest {
     /**
      * A whole node that dies (its two ranks and, with HYMPJ_NET_DRIVER=process, its driver
      * process, all at once): nobody is left on it to tell the others, so they learn it from its
-     * connections' silence — HYMPJ_NET_TIMEOUT, 4 s by default without a launcher of ours (issue
+     * connections' silence — HYMPJ_NET_TIMEOUT, 3 s by default without a launcher of ours (issue
      * 17 asks for 5 s; with mpjrun the agents' heartbeat does it). Every survivor names a rank of
      * the dead node within 5 s of the barrier (its death came 0.3 s after it).
      */
