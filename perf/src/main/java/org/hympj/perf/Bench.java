@@ -24,6 +24,7 @@ public final class Bench {
         "       " + AeronPingPong.USAGE.substring("usage: ".length()),
         "       " + RingPingPong.USAGE.substring("usage: ".length()),
         "       " + AeronLoopPingPong.USAGE.substring("usage: ".length()),
+        "       " + TcpLoopBandwidth.USAGE.substring("usage: ".length()),
         "       hympj-bench soak --minutes M [--np N] [--iterations I] [--kill-fraction F] [--seed S] [--local-hosts K [--net-driver W]]",
         "                 (reliability soak: jobs with random sizes, some with a rank killed; docs/PERFORMANCE.md)",
         "options:",
@@ -80,6 +81,10 @@ public final class Bench {
         if (argv.length > 0 && argv[0].equals("aeron-loop")) {
             // a UDP ping-pong written on Aeron directly: the network transport's floor here
             return AeronLoopPingPong.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
+        }
+        if (argv.length > 0 && argv[0].equals("tcp-loop-bw")) {
+            // one Java TCP stream on loopback: what a socket transport could carry here
+            return TcpLoopBandwidth.run(java.util.Arrays.copyOfRange(argv, 1, argv.length), System.out);
         }
         if (argv.length > 0 && argv[0].equals("aeron-pingpong")) {
             // Aeron's own UDP ping-pong samples: the network transport's reference
