@@ -163,6 +163,15 @@ final class Blocks {
         return out;
     }
 
+    /** Packs {@code count} items from {@code offset} (checked by the caller) into {@code out} from element {@code at}. */
+    void packInto(Object buf, int offset, int count, Object out, int at) {
+        int[] pos = {at};
+        walk(offset, count, (from, len) -> {
+            System.arraycopy(buf, from, out, pos[0], len);
+            pos[0] += len;
+        });
+    }
+
     /** A contiguous array able to take {@code count} items. */
     Object scratch(String call, Object buf, int offset, int count, Datatype t) {
         check(call, buf, offset, count, t);
@@ -177,9 +186,15 @@ final class Blocks {
 
     /** Places the first {@code elements} elements of {@code packed} into the items' blocks. */
     void unpack(Object packed, long elements, Object buf, int offset, int count) {
-        int[] pos = {0};
+        unpack(packed, 0, elements, buf, offset, count);
+    }
+
+    /** Places {@code elements} elements of {@code packed} from element {@code from} into the items' blocks. */
+    void unpack(Object packed, int from, long elements, Object buf, int offset, int count) {
+        long end = from + elements;
+        int[] pos = {from};
         walk(offset, count, (at, len) -> {
-            int n = (int) Math.min(len, elements - pos[0]);
+            int n = (int) Math.min(len, end - pos[0]);
             if (n > 0) {
                 System.arraycopy(packed, pos[0], buf, at, n);
                 pos[0] += n;

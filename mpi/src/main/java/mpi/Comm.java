@@ -640,7 +640,7 @@ public class Comm {
         datatype.requireData(call);
         if (datatype.kind == Datatype.Kind.BLOCKS) {
             throw MPIException.notSupported(call + " of " + datatype, "irregular types (Indexed, Hindexed, Struct) "
-                + "are packed by point-to-point calls, Bcast and Pack only");
+                + "are packed by point-to-point calls, Bcast, Pack and the gathers, scatters and all-to-alls only");
         }
         return datatype.kind;
     }

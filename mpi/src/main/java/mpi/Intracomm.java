@@ -158,6 +158,10 @@ public class Intracomm extends Comm {
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).gather("Gather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                return;
+            }
             if (kind("Gather", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).gather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype, root);
@@ -179,6 +183,10 @@ public class Intracomm extends Comm {
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root);
+                return;
+            }
             if (kind("Gatherv", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, displs, recvtype, root);
@@ -200,6 +208,10 @@ public class Intracomm extends Comm {
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).scatter("Scatter", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                return;
+            }
             if (kind("Scatter", recvtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).scatter(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype, root);
@@ -219,6 +231,10 @@ public class Intracomm extends Comm {
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                return;
+            }
             if (kind("Scatterv", recvtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
                     recvoffset, recvcount, recvtype, root);
@@ -238,6 +254,10 @@ public class Intracomm extends Comm {
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).allgather("Allgather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+                return;
+            }
             if (kind("Allgather", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).allgather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype);
@@ -255,6 +275,10 @@ public class Intracomm extends Comm {
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
+                return;
+            }
             if (kind("Allgatherv", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, displs, recvtype);
@@ -272,6 +296,10 @@ public class Intracomm extends Comm {
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).alltoall("Alltoall", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+                return;
+            }
             if (kind("Alltoall", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).alltoall(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
                     recvcount, recvtype);
@@ -289,6 +317,10 @@ public class Intracomm extends Comm {
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                new IrregularCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
+                return;
+            }
             if (kind("Alltoallv", sendtype) == Datatype.Kind.OBJECT) {
                 new ObjectCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype,
                     recvbuf, recvoffset, recvcount, rdispls, recvtype);

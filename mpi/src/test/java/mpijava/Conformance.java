@@ -71,6 +71,8 @@ public class Conformance {
         pass("mpj-express");
         objectTypes();
         pass("object-types");
+        irregularCollectives();
+        pass("irregular-collectives");
         MPI.Finalize();
         Ring.check(MPI.Finalized(), "Finalized after Finalize");
         System.out.println("finalize");
@@ -1126,6 +1128,147 @@ public class Conformance {
             }
         }
         world.Sendrecv(new double[] {1}, 0, 5, none, next, 25, new double[] {7}, 0, 5, none, prev, 25);
+    }
+
+    /** The value element {@code e} of rank {@code r}'s send buffer holds in {@link #irregularCollectives}. */
+    static int val(int r, int e) {
+        return 1000 * r + e;
+    }
+
+    /**
+     * The gathers, scatters and all-to-alls with irregular types on either side (packed by the
+     * facade, moved by the core's collectives, unpacked per rank): data in type-map order, gaps
+     * untouched; a root with an irregular type among ranks that pass a core one.
+     */
+    static void irregularCollectives() {
+        int root = size - 1;
+        // item = elements {2, 0, 1} in that order (extent 3); 2 items per rank
+        Datatype ix = Datatype.Indexed(new int[] {1, 2}, new int[] {2, 0}, MPI.INT);
+        int[] mine = new int[6];
+        for (int e = 0; e < 6; e++) {
+            mine[e] = val(me, e);
+        }
+        int[] order = {2, 0, 1, 5, 3, 4}; // the elements of 2 items, in type-map order
+        // Gather: Indexed sent, contiguous received (and the root alone passes the irregular type)
+        int[] flat = new int[6 * size];
+        world.Gather(mine, 0, 2, ix, flat, 0, 6, MPI.INT, root);
+        if (me == root) {
+            for (int r = 0; r < size; r++) {
+                for (int k = 0; k < 6; k++) {
+                    Ring.check(flat[6 * r + k] == val(r, order[k]), "Gather of Indexed, rank " + r + ": "
+                        + Arrays.toString(flat));
+                }
+            }
+        }
+        int[] back = new int[6 * size + 2];
+        Arrays.fill(back, -1);
+        world.Gather(mine, 0, 6, MPI.INT, back, 1, 2, me == root ? ix : MPI.INT, root);
+        if (me == root) {
+            for (int r = 0; r < size; r++) {
+                for (int k = 0; k < 6; k++) {
+                    Ring.check(back[1 + 6 * r + order[k]] == val(r, k), "Gather into Indexed: " + Arrays.toString(back));
+                }
+            }
+            Ring.check(back[0] == -1 && back[back.length - 1] == -1, "Gather into Indexed wrote outside its items");
+        }
+        // Gatherv / Allgatherv: rank r sends r % 3 items; Indexed on both sides, blocks one item apart
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int at = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = r % 3;
+            displs[r] = at + 1; // one item of gap before each block
+            at += counts[r] + 1;
+        }
+        int[] mineV = new int[9];
+        for (int e = 0; e < 9; e++) {
+            mineV[e] = val(me, e);
+        }
+        int[] spread = new int[3 * at + 3];
+        Arrays.fill(spread, -7);
+        world.Allgatherv(mineV, 0, me % 3, ix, spread, 0, counts, displs, ix);
+        int[] spreadG = new int[3 * at + 3];
+        Arrays.fill(spreadG, -7);
+        world.Gatherv(mineV, 0, me % 3, ix, spreadG, 0, counts, displs, ix, 0);
+        for (int r = 0; r < size; r++) {
+            for (int e = 0; e < 3 * (at + 1); e++) {
+                int item = e / 3;
+                boolean inBlock = item >= displs[r] && item < displs[r] + counts[r];
+                if (inBlock) {
+                    int srcElem = 3 * (item - displs[r]) + e % 3;
+                    Ring.check(spread[e] == val(r, srcElem), "Allgatherv of Indexed at element " + e + ": "
+                        + Arrays.toString(spread));
+                    Ring.check(me != 0 || spreadG[e] == val(r, srcElem), "Gatherv of Indexed at element " + e);
+                }
+            }
+        }
+        for (int r = 0; r < size; r++) {
+            int gap = displs[r] - 1;
+            for (int e = 3 * gap; e < 3 * gap + 3; e++) {
+                Ring.check(spread[e] == -7, "Allgatherv wrote into a gap at element " + e);
+            }
+        }
+        // Scatter: the root's Struct items (doubles at 1 and 3, UB at 5), received contiguous
+        Datatype sx = Datatype.Struct(new int[] {1, 1, 1}, new int[] {1, 3, 5},
+            new Datatype[] {MPI.DOUBLE, MPI.DOUBLE, MPI.UB});
+        double[] all = new double[5 * size];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = 0.5 * i;
+        }
+        double[] two = new double[2];
+        world.Scatter(all, 0, 1, sx, two, 0, 2, MPI.DOUBLE, 0);
+        // lb 1 (the lowest displacement), ub 5: extent 4, so item r holds elements 4r+1 and 4r+3
+        Ring.check(sx.Extent() == 4 && two[0] == 0.5 * (4 * me + 1) && two[1] == 0.5 * (4 * me + 3), "Scatter of Struct: "
+            + Arrays.toString(two));
+        // Scatterv into an Indexed receive: rank r gets r % 3 items
+        int[] rootData = new int[3 * at];
+        for (int i = 0; i < rootData.length; i++) {
+            rootData[i] = i;
+        }
+        int[] got = new int[9];
+        Arrays.fill(got, -1);
+        world.Scatterv(rootData, 0, counts, displs, ix, got, 0, me % 3, ix, 0);
+        for (int e = 0; e < 9; e++) {
+            boolean filled = e / 3 < me % 3;
+            Ring.check(filled ? got[e] == 3 * displs[me] + e : got[e] == -1, "Scatterv of Indexed: "
+                + Arrays.toString(got));
+        }
+        // Alltoall: Indexed sent (2 items per peer), contiguous received
+        int[] sendAll = new int[6 * size];
+        for (int e = 0; e < sendAll.length; e++) {
+            sendAll[e] = val(me, e);
+        }
+        int[] recvAll = new int[6 * size];
+        world.Alltoall(sendAll, 0, 2, ix, recvAll, 0, 6, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            for (int k = 0; k < 6; k++) {
+                Ring.check(recvAll[6 * r + k] == val(r, 6 * me + order[k]), "Alltoall of Indexed from rank " + r + ": "
+                    + Arrays.toString(recvAll));
+            }
+        }
+        // Alltoallv: one item to each peer, Indexed both sides, received items two apart
+        int[] ones = new int[size];
+        Arrays.fill(ones, 1);
+        int[] sd = new int[size];
+        int[] rd = new int[size];
+        for (int r = 0; r < size; r++) {
+            sd[r] = r;
+            rd[r] = 2 * r;
+        }
+        int[] recvV = new int[6 * size];
+        Arrays.fill(recvV, -3);
+        world.Alltoallv(sendAll, 0, ones, sd, ix, recvV, 0, ones, rd, ix);
+        for (int r = 0; r < size; r++) {
+            for (int k = 0; k < 3; k++) {
+                Ring.check(recvV[6 * r + k] == val(r, 3 * me + k) && recvV[6 * r + 3 + k] == -3, "Alltoallv of Indexed: "
+                    + Arrays.toString(recvV));
+            }
+        }
+        // a BOOLEAN buffer with an irregular type on the other side: refused at every rank, naming the call
+        MPIException e = expectError("Gather", () -> world.Gather(new boolean[6], 0, 6, MPI.BOOLEAN, new int[6 * size],
+            0, 2, ix, 0));
+        Ring.check(e.getMessage().contains("not supported"), "says why: " + e.getMessage());
+        world.Barrier();
     }
 
     interface Call {

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MpiJavaProgramsTest {
     static final String[] SCENARIOS = {"p2p", "ssend", "cancel", "requests", "persistent", "persistent-set", "v-collectives", "scan", "ops", "objects",
         "groups", "cart", "bsend", "pack", "irregular-types", "errors", "environment", "mpj-express",
-        "object-types"};
+        "object-types", "irregular-collectives"};
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 8})

@@ -1,0 +1,247 @@
+package mpi;
+
+/**
+ * The gathers, scatters and all-to-alls (v variants included) with an irregular type (Indexed,
+ * Hindexed, Struct … of primitives: {@link Blocks}) on either side: a sender packs its items
+ * into a contiguous array of the element kind, the core's v-collective moves the packed
+ * elements, and a receiver unpacks each rank's block to its place — one copy more on each side
+ * than a core datatype takes, as for point-to-point. Counts and displacements stay the caller's:
+ * in items of the call's types. A side whose type is a core one passes its buffer as it is.
+ */
+final class IrregularCollectives {
+    private final org.hympj.api.Comm core;
+    private final int size;
+
+    IrregularCollectives(org.hympj.api.Comm core) {
+        this.core = core;
+        this.size = core.size();
+    }
+
+    /** True when either type is irregular: the call goes through this class. */
+    static boolean involved(Datatype a, Datatype b) {
+        return Comm.irregular(a) || Comm.irregular(b);
+    }
+
+    /** The core type of a regular side; BOOLEAN and OBJECT buffers are not mixed with irregular types. */
+    private static org.hympj.api.Datatype coreType(String call, Datatype t) {
+        if (t == null) {
+            throw new MPIException(call + ": datatype must not be null");
+        }
+        if (Comm.irregular(t)) {
+            return Comm.packedType(t);
+        }
+        if (Comm.kind(call, t) != Datatype.Kind.CORE) {
+            throw MPIException.notSupported(call + " of " + t + " with an irregular type on the other side",
+                "irregular types are of primitive elements; BOOLEAN and OBJECT buffers are converted on their own");
+        }
+        return t.core;
+    }
+
+    /** This rank's own {@code count} items of {@code t} (a send, or the receive of a scatter), as the core sees them. */
+    private static final class Own {
+        final Object buf;
+        final int offset;
+        final int count;
+        final org.hympj.api.Datatype type;
+
+        private Own(Object buf, int offset, int count, org.hympj.api.Datatype type) {
+            this.buf = buf;
+            this.offset = offset;
+            this.count = count;
+            this.type = type;
+        }
+
+        static Own send(String call, Object buf, int offset, int count, Datatype t) {
+            org.hympj.api.Datatype type = coreType(call, t);
+            return Comm.irregular(t) ? new Own(t.blocks.pack(call, buf, offset, count, t), 0,
+                Comm.packedCount(t, count), type) : new Own(buf, offset, count, type);
+        }
+
+        static Own receive(String call, Object buf, int offset, int count, Datatype t) {
+            org.hympj.api.Datatype type = coreType(call, t);
+            return Comm.irregular(t) ? new Own(t.blocks.scratch(call, buf, offset, count, t), 0,
+                Comm.packedCount(t, count), type) : new Own(buf, offset, count, type);
+        }
+
+        /** After a receive: the items unpacked into the caller's buffer (nothing to do for a core type). */
+        void unpack(Object target, int targetOffset, int items, Datatype t) {
+            if (Comm.irregular(t)) {
+                t.blocks.unpack(buf, 0, count, target, targetOffset, items);
+            }
+        }
+    }
+
+    /**
+     * One block per rank: {@code counts[i]} items at {@code displs[i]} items of {@code t} from
+     * {@code offset} (the receive of a gather, the send of a scatter, either side of an
+     * all-to-all), as the core sees them: for an irregular type one packed array holding the
+     * blocks in rank order, with packed counts and displacements; for a core type the caller's own.
+     */
+    private final class PerRank {
+        final Object target;
+        final int offset;
+        final Datatype t;
+        final int[] counts;
+        final int[] displs;
+        final Object buf;
+        final org.hympj.api.Datatype type;
+        final int[] coreCounts;
+        final int[] coreDispls;
+
+        PerRank(String call, Object target, int offset, int[] counts, int[] displs, Datatype t) {
+            this.type = coreType(call, t);
+            if (counts == null || displs == null || counts.length < size || displs.length < size) {
+                throw new MPIException(call + ": counts and displacements must have " + size
+                    + " entries (one per rank), had " + (counts == null ? "none" : counts.length) + " and "
+                    + (displs == null ? "none" : displs.length));
+            }
+            this.target = target;
+            this.offset = offset;
+            this.t = t;
+            this.counts = counts;
+            this.displs = displs;
+            if (!Comm.irregular(t)) {
+                buf = target;
+                coreCounts = counts;
+                coreDispls = displs;
+                return;
+            }
+            coreCounts = new int[size];
+            coreDispls = new int[size];
+            int total = 0;
+            for (int i = 0; i < size; i++) {
+                if (counts[i] < 0) {
+                    throw new MPIException(call + ": count " + i + " must be >= 0, was " + counts[i]);
+                }
+                t.blocks.check(call, target, start(i), counts[i], t);
+                coreCounts[i] = Comm.packedCount(t, counts[i]);
+                coreDispls[i] = total;
+                total = Math.addExact(total, coreCounts[i]);
+            }
+            buf = java.lang.reflect.Array.newInstance(t.core.primitive().arrayClass().getComponentType(), total);
+        }
+
+        /** The element where block i starts in the caller's buffer. */
+        private int start(int i) {
+            return Math.toIntExact(offset + (long) displs[i] * t.blocks.extent);
+        }
+
+        /** Before a send: each rank's block packed into place. */
+        PerRank packed() {
+            if (Comm.irregular(t)) {
+                for (int i = 0; i < size; i++) {
+                    t.blocks.packInto(target, start(i), counts[i], buf, coreDispls[i]);
+                }
+            }
+            return this;
+        }
+
+        int coreOffset() {
+            return Comm.irregular(t) ? 0 : offset;
+        }
+
+        /** After a receive: each rank's block unpacked to its place. */
+        void unpack() {
+            if (Comm.irregular(t)) {
+                for (int i = 0; i < size; i++) {
+                    t.blocks.unpack(buf, coreDispls[i], coreCounts[i], target, start(i), counts[i]);
+                }
+            }
+        }
+    }
+
+    private int[] same(int count) {
+        int[] v = new int[size];
+        java.util.Arrays.fill(v, count);
+        return v;
+    }
+
+    private int[] steps(int count) {
+        int[] v = new int[size];
+        for (int i = 0; i < size; i++) {
+            v[i] = Math.multiplyExact(i, count);
+        }
+        return v;
+    }
+
+    void gatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                 Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+        PerRank r = core.rank() == root ? new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype) : null;
+        core.gatherv(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
+            r == null ? null : r.coreCounts, r == null ? null : r.coreDispls, r == null ? null : r.type, root);
+        if (r != null) {
+            r.unpack();
+        }
+    }
+
+    /**
+     * The non-v calls go to the core's non-v calls (every block has the same packed size, so the
+     * packed blocks sit end to end as the core lays them out), so that a rank whose types are all
+     * core ones, calling the core directly, takes part in the same collective.
+     */
+    void gather(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+        PerRank r = core.rank() == root
+            ? new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype) : null;
+        core.gather(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
+            r == null ? 0 : r.coreCounts[0], r == null ? null : r.type, root);
+        if (r != null) {
+            r.unpack();
+        }
+    }
+
+    void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        PerRank s = core.rank() == root
+            ? new PerRank(call, sendbuf, sendoffset, sendcounts, displs, sendtype).packed() : null;
+        Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
+        core.scatterv(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? null : s.coreCounts,
+            s == null ? null : s.coreDispls, s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
+        r.unpack(recvbuf, recvoffset, recvcount, recvtype);
+    }
+
+    void scatter(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        PerRank s = core.rank() == root
+            ? new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount), sendtype).packed() : null;
+        Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
+        core.scatter(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? 0 : s.coreCounts[0],
+            s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
+        r.unpack(recvbuf, recvoffset, recvcount, recvtype);
+    }
+
+    void allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                    Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
+        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+        PerRank r = new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype);
+        core.allgatherv(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts, r.coreDispls, r.type);
+        r.unpack();
+    }
+
+    void allgather(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+        PerRank r = new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype);
+        core.allgather(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type);
+        r.unpack();
+    }
+
+    void alltoallv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, Datatype sendtype,
+                   Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        PerRank s = new PerRank(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype).packed();
+        PerRank r = new PerRank(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype);
+        core.alltoallv(s.buf, s.coreOffset(), s.coreCounts, s.coreDispls, s.type, r.buf, r.coreOffset(), r.coreCounts,
+            r.coreDispls, r.type);
+        r.unpack();
+    }
+
+    void alltoall(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        PerRank s = new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount), sendtype).packed();
+        PerRank r = new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype);
+        core.alltoall(s.buf, s.coreOffset(), s.coreCounts[0], s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type);
+        r.unpack();
+    }
+}
