@@ -66,18 +66,8 @@ public final class AeronLoopPingPong {
         if (sizes.isEmpty()) {
             sizes.addAll(List.of("8", "4096"));
         }
-        try (Quiet lock = Quiet.lock(java.time.Duration.ofSeconds(1800), System.err)) {
-            for (int rep = 1; rep <= reps; rep++) {
-                for (String line : once(threading, sizes, rep)) {
-                    out.println(line);
-                }
-                out.flush();
-            }
-        } catch (IOException | InterruptedException e) {
-            System.err.println("hympj-bench aeron-loop: " + e.getMessage());
-            return 1;
-        }
-        return 0;
+        String mode = threading;
+        return ChildPair.launches("aeron-loop", reps, out, rep -> once(mode, sizes, rep));
     }
 
     /** One launch of both JVMs over every size; the pinging side's rows. */

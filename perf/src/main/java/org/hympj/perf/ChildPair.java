@@ -1,6 +1,7 @@
 package org.hympj.perf;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,31 @@ final class ChildPair {
                 }
             }
         }
+    }
+
+    /** One launch of a floor benchmark: its rows, numbered {@code rep}. */
+    interface Launch {
+        List<String> rows(int rep) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Runs {@code reps} launches holding the benchmark lock (no other benchmark at the same time)
+     * and prints their rows as each ends; returns the exit code of {@code hympj-bench NAME}: 0, or 1
+     * after printing what failed.
+     */
+    static int launches(String name, int reps, PrintStream out, Launch launch) {
+        try (Quiet lock = Quiet.lock(java.time.Duration.ofSeconds(1800), System.err)) {
+            for (int rep = 1; rep <= reps; rep++) {
+                for (String line : launch.rows(rep)) {
+                    out.println(line);
+                }
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            System.err.println("hympj-bench " + name + ": " + e.getMessage());
+            return 1;
+        }
+        return 0;
     }
 
     /** The start of a child's command: this JVM's java, the flags the floor programs need, our class path. */

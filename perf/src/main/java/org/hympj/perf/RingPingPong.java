@@ -49,18 +49,7 @@ public final class RingPingPong {
         if (sizes.isEmpty()) {
             sizes.addAll(List.of("8", "4096", "65536"));
         }
-        try (Quiet lock = Quiet.lock(java.time.Duration.ofSeconds(1800), System.err)) {
-            for (int rep = 1; rep <= reps; rep++) {
-                for (String line : once(sizes, rep)) {
-                    out.println(line);
-                }
-                out.flush();
-            }
-        } catch (IOException | InterruptedException e) {
-            System.err.println("hympj-bench ring-pingpong: " + e.getMessage());
-            return 1;
-        }
-        return 0;
+        return ChildPair.launches("ring-pingpong", reps, out, rep -> once(sizes, rep));
     }
 
     /** One launch of both JVMs over every size; rank 0's rows. */

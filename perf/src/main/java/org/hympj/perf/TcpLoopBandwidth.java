@@ -55,27 +55,22 @@ public final class TcpLoopBandwidth {
         if (sizes.isEmpty()) {
             sizes.addAll(List.of("65536", "1048576", "4194304"));
         }
-        try (Quiet lock = Quiet.lock(java.time.Duration.ofSeconds(1800), System.err)) {
-            for (int rep = 1; rep <= reps; rep++) {
-                int port = freePort();
-                List<List<String>> cmds = new ArrayList<>();
-                for (int role = 0; role < 2; role++) {
-                    List<String> cmd = ChildPair.java();
-                    cmd.addAll(List.of(TcpLoopBandwidth.class.getName(), Integer.toString(role), buffers,
-                        Integer.toString(port), Integer.toString(rep)));
-                    cmd.addAll(sizes);
-                    cmds.add(cmd);
-                }
-                for (String line : ChildPair.rows(cmds, "java-tcp,", "TCP bandwidth")) {
-                    out.println(line);
-                }
-                out.flush();
-            }
-        } catch (IOException | InterruptedException e) {
-            System.err.println("hympj-bench tcp-loop-bw: " + e.getMessage());
-            return 1;
+        String kind = buffers;
+        return ChildPair.launches("tcp-loop-bw", reps, out, rep -> once(kind, sizes, rep));
+    }
+
+    /** One launch of both JVMs over every size; the sender's rows. */
+    private static List<String> once(String buffers, List<String> sizes, int rep) throws IOException, InterruptedException {
+        int port = freePort();
+        List<List<String>> cmds = new ArrayList<>();
+        for (int role = 0; role < 2; role++) {
+            List<String> cmd = ChildPair.java();
+            cmd.addAll(List.of(TcpLoopBandwidth.class.getName(), Integer.toString(role), buffers,
+                Integer.toString(port), Integer.toString(rep)));
+            cmd.addAll(sizes);
+            cmds.add(cmd);
         }
-        return 0;
+        return ChildPair.rows(cmds, "java-tcp,", "TCP bandwidth");
     }
 
     private static int freePort() throws IOException {
