@@ -67,6 +67,11 @@ public class Datatype {
         return blocks != null ? blocks.size : (int) Math.max(1, core.elements());
     }
 
+    /** Span of one item of an OBJECT type, in objects (where item i+1 starts). */
+    int objectExtent() {
+        return blocks != null ? blocks.extent : objectsPerItem();
+    }
+
     /** Bytes of data in one item. */
     long itemBytes() {
         return blocks != null ? (long) blocks.size * core.primitive().bytes() : core.size();

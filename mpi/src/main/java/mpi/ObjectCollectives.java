@@ -21,11 +21,11 @@ final class ObjectCollectives {
         this.size = core.size();
     }
 
-    /** Objects in {@code count} items; a type of objects with gaps (Vector, Indexed …) is refused. */
+    /** Objects in {@code count} items, for the reductions; a type of objects with gaps (Vector, Indexed …) is refused. */
     static int objects(String call, mpi.Datatype type, int count) {
         if (type.blocks != null) {
-            throw MPIException.notSupported(call + " of " + type, "collectives of objects take runs of objects "
-                + "(OBJECT or a Contiguous of it); types with gaps are sent by point-to-point calls and Bcast");
+            throw MPIException.notSupported(call + " of " + type, "reductions of objects take runs of objects "
+                + "(OBJECT or a Contiguous of it); types with gaps are not combined item by item");
         }
         return Math.toIntExact((long) count * type.objectsPerItem());
     }
@@ -79,23 +79,32 @@ final class ObjectCollectives {
                 + " entries (one per rank), had " + (counts == null ? "none" : counts.length) + " and "
                 + (displs == null ? "none" : displs.length));
         }
-        int per = objects(call, type, 1);
         for (int i = 0; i < blocks; i++) {
-            long at = (long) offset + (long) (displs == null ? 0 : displs[i]) * per;
-            if (counts[i] < 0 || at < 0 || at + (long) counts[i] * per > buf.length) {
+            try {
+                block(call, buf, offset, counts, displs, type, i);
+            } catch (MPIException e) {
                 throw new MPIException(call + ": " + which + " block " + i + " (" + counts[i] + " items at "
-                    + (displs == null ? 0 : displs[i]) + ") does not fit in a buffer of " + buf.length + " objects");
+                    + (displs == null ? 0 : displs[i]) + ") does not fit: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** Block i: {@code counts[i]} items of {@code type} at {@code displs[i]} items (their extent) from offset. */
+    private static ObjectItems block(String call, Object[] buf, int offset, int[] counts, int[] displs,
+                                     mpi.Datatype type, int i) {
+        long at = offset + (long) (displs == null ? 0 : displs[i]) * type.objectExtent();
+        if (at < 0 || at > Integer.MAX_VALUE) {
+            throw new MPIException(call + ": block " + i + " starts at object " + at + ", outside buf");
+        }
+        return ObjectItems.of(call, buf, (int) at, counts[i], type);
     }
 
     /** Serializes block i of {@code buf} (counts[i] items at displs[i]) into one array; the blocks' lengths into {@code lengths}. */
     private static byte[] serializeBlocks(String call, Object[] buf, int offset, int[] counts, int[] displs,
                                           mpi.Datatype type, int[] lengths) {
-        int per = objects(call, type, 1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        for (int i = 0; i < counts.length; i++) {
-            byte[] b = Buffers.serialize(call, buf, offset + displs[i] * per, counts[i] * per);
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] b = block(call, buf, offset, counts, displs, type, i).serialize(call);
             lengths[i] = b.length;
             bytes.write(b, 0, b.length);
         }
@@ -105,11 +114,10 @@ final class ObjectCollectives {
     /** Deserializes block i of {@code all} (lengths[i] bytes) into counts[i] items at displs[i] of {@code out}. */
     private static void placeBlocks(String call, byte[] all, int[] lengths, Object[] out, int offset, int[] counts,
                                     int[] displs, mpi.Datatype type) {
-        int per = objects(call, type, 1);
         int at = 0;
         for (int i = 0; i < lengths.length; i++) {
-            Buffers.deserialize(call, Arrays.copyOfRange(all, at, at + lengths[i]), out, offset + displs[i] * per,
-                counts[i] * per);
+            block(call, out, offset, counts, displs, type, i).deserialize(call,
+                Arrays.copyOfRange(all, at, at + lengths[i]));
             at += lengths[i];
         }
     }
@@ -125,8 +133,7 @@ final class ObjectCollectives {
     void gatherv(String call, Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                  Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype, int root) {
         checkRoot(call, root);
-        byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
-            objects(call, sendtype, sendcount));
+        byte[] data = ObjectItems.of(call, sendbuf, sendoffset, sendcount, sendtype).serialize(call);
         Object[] out = null;
         if (rank == root) {
             out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
@@ -144,8 +151,8 @@ final class ObjectCollectives {
     void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, mpi.Datatype sendtype,
                   Object recvbuf, int recvoffset, int recvcount, mpi.Datatype recvtype, int root) {
         checkRoot(call, root);
-        int per = objects(call, recvtype, recvcount);
-        Object[] out = recvObjects(call, recvbuf, recvoffset, per, 1, recvtype);
+        recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        ObjectItems mineItems = ObjectItems.of(call, recvbuf, recvoffset, recvcount, recvtype);
         int[] lengths = new int[size];
         byte[] all = new byte[0];
         if (rank == root) {
@@ -162,13 +169,12 @@ final class ObjectCollectives {
         byte[] data = new byte[mine[0]];
         core.scatterv(all, 0, lengths, displacements(lengths), Datatype.BYTE, data, 0, data.length, Datatype.BYTE,
             root);
-        Buffers.deserialize(call, data, out, recvoffset, per);
+        mineItems.deserialize(call, data);
     }
 
     void allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, mpi.Datatype sendtype,
                     Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, mpi.Datatype recvtype) {
-        byte[] data = Buffers.serialize(call, Buffers.objects(call, sendbuf), sendoffset,
-            objects(call, sendtype, sendcount));
+        byte[] data = ObjectItems.of(call, sendbuf, sendoffset, sendcount, sendtype).serialize(call);
         Object[] out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
         checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
         int[] lengths = new int[size];
