@@ -117,7 +117,36 @@ final class Collectives {
     void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
                 int root) {
         checkRoot("reduce", root);
-        checkReduction("reduce", sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
+        checkSendSide("reduce", sendBuf, sendOffset, count, type, op, rank == root);
+        RuntimeException refused = null;
+        if (rank == root) {
+            try {
+                Args.buffer("reduce (receive)", recvBuf, recvOffset, count, type, comm.segment);
+            } catch (RuntimeException e) {
+                // the others take part already: reduce into a scratch of the type's layout, then refuse
+                refused = e;
+                if (sendBuf == Comm.IN_PLACE) {
+                    sendBuf = scratchOf(type, count); // this rank's own contribution was to come from there
+                    sendOffset = 0;
+                }
+                recvBuf = scratchOf(type, count);
+                recvOffset = 0;
+            }
+        }
+        reduceChecked(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** A zeroed Java array that holds {@code count} items of {@code type}'s layout. */
+    private static Object scratchOf(Datatype type, int count) {
+        return java.lang.reflect.Array.newInstance(type.primitive().arrayClass().getComponentType(),
+            Math.toIntExact(Math.max(0, type.span(count))));
+    }
+
+    private void reduceChecked(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                               Datatype type, Op op, int root) {
         if (StagedOperands.needed(sendBuf, recvBuf, type)) {
             // a segment buffer or a derived type: reduce contiguous copies, the result back in the caller's layout
             Primitive p = type.primitive();
@@ -261,6 +290,15 @@ final class Collectives {
 
     void checkReduction(String op, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
                                 Datatype type, Op operation, boolean needRecv) {
+        checkSendSide(op, sendBuf, sendOffset, count, type, operation, needRecv);
+        if (needRecv) {
+            Args.buffer(op + " (receive)", recvBuf, recvOffset, count, type, comm.segment);
+        }
+    }
+
+    /** The checks of {@link #checkReduction} but the receive buffer's: every rank's own arguments. */
+    private void checkSendSide(String op, Object sendBuf, int sendOffset, int count, Datatype type, Op operation,
+                               boolean receives) {
         if (type == null) {
             throw new IllegalArgumentException(op + ": type must not be null");
         }
@@ -278,14 +316,11 @@ final class Collectives {
                 + " LONG, FLOAT, DOUBLE)");
         }
         if (sendBuf == Comm.IN_PLACE) {
-            if (!needRecv) {
+            if (!receives) {
                 throw new IllegalArgumentException(op + ": IN_PLACE is only allowed where the result is received");
             }
         } else {
             Args.buffer(op + " (send)", sendBuf, sendOffset, count, type, comm.segment);
-        }
-        if (needRecv) {
-            Args.buffer(op + " (receive)", recvBuf, recvOffset, count, type, comm.segment);
         }
     }
 
@@ -296,7 +331,12 @@ final class Collectives {
         checkRoot("gather", root);
         Args.buffer("gather (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         if (rank == root) {
-            Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * size, recvType, comm.segment);
+            try {
+                Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * size, recvType, comm.segment);
+            } catch (RuntimeException refused) {
+                comm.discardFromOthers(TAG_GATHER); // the others have sent: take their blocks, then refuse
+                throw refused;
+            }
             for (int i = 0; i < size; i++) {
                 int at = block(recvOffset, recvCount, recvType, i);
                 if (i == rank) {
@@ -333,7 +373,12 @@ final class Collectives {
         checkRoot("scatter", root);
         Args.buffer("scatter (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
-            Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * size, sendType, comm.segment);
+            try {
+                Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * size, sendType, comm.segment);
+            } catch (RuntimeException refused) {
+                comm.signalOthers(TAG_SCATTER); // the others wait for their block: an empty one tells them
+                throw refused;
+            }
             for (int i = 0; i < size; i++) {
                 int at = block(sendOffset, sendCount, sendType, i);
                 if (i == rank) {
@@ -344,7 +389,7 @@ final class Collectives {
                 }
             }
         } else {
-            comm.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
+            comm.collRecvFromRoot("scatter", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
         }
     }
 

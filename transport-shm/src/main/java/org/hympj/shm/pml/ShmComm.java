@@ -3,6 +3,7 @@ package org.hympj.shm.pml;
 import org.hympj.api.CartComm;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
+import org.hympj.api.MpjException;
 import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Primitive;
@@ -288,6 +289,54 @@ public class ShmComm implements Comm {
 
     void collRecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
         exchange(null, 0, 0, null, PROC_NULL, buf, offset, count, type, source, tag);
+    }
+
+    /**
+     * Receives and drops the next collective message from {@code source} with {@code tag}, whatever
+     * its size: a root whose own arguments were refused still takes the contributions sent to it, so
+     * that none is left to match the next collective and the caller's exception changes nothing.
+     */
+    void collDiscard(int source, int tag) {
+        int want = world(source);
+        engine.resetIdle();
+        Unexpected u;
+        while ((u = engine.probe(collCtx, want, tag)) == null) {
+            engine.idleStep(engine.progress());
+        }
+        byte[] sink = new byte[Math.toIntExact(u.total)];
+        collRecv(sink, 0, sink.length, Datatype.BYTE, source, tag);
+    }
+
+    /** {@link #collDiscard} from every other rank: the root of a gather whose receive side was refused. */
+    void discardFromOthers(int tag) {
+        for (int i = 0; i < size; i++) {
+            if (i != rank) {
+                collDiscard(i, tag);
+            }
+        }
+    }
+
+    /** An empty message to every other rank: the root of a scatter whose send side was refused. */
+    void signalOthers(int tag) {
+        for (int i = 0; i < size; i++) {
+            if (i != rank) {
+                collSend(EMPTY, 0, 0, Datatype.BYTE, i, tag);
+            }
+        }
+    }
+
+    /**
+     * A non-root's block of a scatter: an empty message where data was due means the root refused
+     * its own arguments (it threw at its call) — this rank fails too, naming that, rather than
+     * return with its buffer unchanged.
+     */
+    void collRecvFromRoot(String op, Object buf, int offset, int count, Datatype type, int root, int tag) {
+        collRecv(buf, offset, count, type, root, tag);
+        long due = (long) count * type.size();
+        if (collRecv.status.bytes() == 0 && due > 0) {
+            throw new MpjException(op + ": the root (rank " + root + ") sent no data for this rank: its own arguments"
+                + " were refused at its call, or it sent 0 items where this rank receives " + count);
+        }
     }
 
     /** A zero-byte synchronisation message. */

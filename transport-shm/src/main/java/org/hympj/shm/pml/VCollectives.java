@@ -33,7 +33,12 @@ final class VCollectives {
             comm.collSend(sendBuf, sendOffset, sendCount, sendType, root, TAG_GATHERV);
             return;
         }
-        checkBlocks("gatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+        try {
+            checkBlocks("gatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+        } catch (RuntimeException refused) {
+            comm.discardFromOthers(TAG_GATHERV); // the others have sent: take their blocks, then refuse
+            throw refused;
+        }
         for (int i = 0; i < size; i++) {
             int at = at(recvOffset, displs[i], recvType);
             if (i == rank) {
@@ -57,10 +62,15 @@ final class VCollectives {
         checkRoot("scatterv", root);
         Args.buffer("scatterv (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank != root) {
-            comm.collRecv(recvBuf, recvOffset, recvCount, recvType, root, tag);
+            comm.collRecvFromRoot("scatterv", recvBuf, recvOffset, recvCount, recvType, root, tag);
             return;
         }
-        checkBlocks("scatterv (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+        try {
+            checkBlocks("scatterv (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+        } catch (RuntimeException refused) {
+            comm.signalOthers(tag); // the others wait for their block: an empty one tells them
+            throw refused;
+        }
         for (int i = 0; i < size; i++) {
             int at = at(sendOffset, displs[i], sendType);
             if (i == rank) {

@@ -27,8 +27,9 @@ import org.hympj.shm.testing.MultiRank;
  *
  * <p>Arguments that are checked on every rank (a bad root, op or type, a short send buffer …) are
  * passed by every rank. Arguments only the root checks (its receive buffer in gather and
- * reduce, its send buffer in scatter) are passed by the root alone, the others not calling: in
- * MPI the non-roots would have sent already, which no library can undo.
+ * reduce, its send buffer in scatter) are passed by the root while every rank calls, as in a
+ * real program ({@link #rootRefusedInStep}): the non-roots have sent already, so the root takes
+ * their blocks before it throws (or, in a scatter, tells them it sends nothing).
  *
  * <p>A call that threw IllegalArgumentException without naming the argument is reported
  * ({@code BAD …}) and fails its scenario, but the program goes on (every rank threw, so they are
@@ -39,7 +40,7 @@ import org.hympj.shm.testing.MultiRank;
  */
 public final class CollBadArgumentsRank {
     static final String[] SCENARIOS = {"bad-roots", "bad-reduction-arguments", "bad-movement-arguments",
-        "bad-communicator-arguments", "usable-afterwards"};
+        "bad-communicator-arguments", "root-refused-in-step", "usable-afterwards"};
     static final String[] OP_TYPE_SCENARIOS = {"op-not-defined-on-type", "usable-afterwards"};
 
     private static final List<String> bad = new ArrayList<>();
@@ -61,6 +62,8 @@ public final class CollBadArgumentsRank {
                 scenario("bad-movement-arguments");
                 badCommunicators(c);
                 scenario("bad-communicator-arguments");
+                rootRefusedInStep(c);
+                pass("root-refused-in-step");
             }
             usableAfterwards(c);
             pass("usable-afterwards");
@@ -153,11 +156,9 @@ public final class CollBadArgumentsRank {
         SegmentBuffer seg = c.allocDoubles(5);
         expectBad("scan segment buffer", () -> c.scan(seg, 0, out, 0, 5, Datatype.DOUBLE, Op.SUM),
             "scan", "segment");
-        // checked only where the result is received: the root alone calls
-        if (me == root) {
-            expectBad("reduce short receive buffer at the root",
-                () -> c.reduce(in, 0, new double[4], 0, 5, Datatype.DOUBLE, Op.SUM, root), "reduce", "receive", "buf");
-        } else {
+        // IN_PLACE where no result is received: refused at each non-root's call, before it sends (the root
+        // does not call: its receive side, checked by it alone, is root-refused-in-step's)
+        if (me != root) {
             expectBad("reduce IN_PLACE at a non-root",
                 () -> c.reduce(Comm.IN_PLACE, 0, out, 0, 5, Datatype.DOUBLE, Op.SUM, root), "reduce", "IN_PLACE");
         }
@@ -210,13 +211,6 @@ public final class CollBadArgumentsRank {
             () -> c.alltoall(big, 0, 4, Datatype.LONG, small, 0, 4, Datatype.LONG), "alltoall", "receive", "buf");
         expectBad("alltoall vector receive past the end",
             () -> c.alltoall(big, 0, 2, Datatype.LONG, new long[4 * np - 1], 0, 1, vec), "alltoall", "receive", "buf");
-        // checked at the root only: the root alone calls
-        if (me == root) {
-            expectBad("gather short receive buffer at the root",
-                () -> c.gather(four, 0, 4, Datatype.LONG, small, 0, 4, Datatype.LONG, root), "gather", "receive", "buf");
-            expectBad("scatter short send buffer at the root",
-                () -> c.scatter(small, 0, 4, Datatype.LONG, four, 0, 4, Datatype.LONG, root), "scatter", "send", "buf");
-        }
     }
 
     // ------------------------------------------------------------------ communicators and topology
@@ -247,6 +241,101 @@ public final class CollBadArgumentsRank {
     // ------------------------------------------------------------------ afterwards
 
     /** Every collective gives the reference result; no point-to-point message is pending. */
+    /**
+     * A root-only argument refused while every rank calls, as a real program does: the non-roots
+     * of a gather or reduce have sent already, so the root takes their blocks before it throws;
+     * the non-roots of a scatter wait for theirs, so the root sends them empty ones and each fails
+     * naming the root. Then the same collective, called right, gives the right data — not the
+     * blocks of the refused call (before, the next gather at the root returned those).
+     */
+    static void rootRefusedInStep(Comm c) {
+        int np = c.size();
+        int me = c.rank();
+        int root = np - 1;
+        long[] mine = {10L * me, 10L * me + 1};
+        // gather: the root's receive buffer holds one block too few
+        expectAtRoot(c, root, "gather", () -> c.gather(mine, 0, 2, Datatype.LONG, me == root ? new long[2 * np - 2] : null,
+            0, 2, Datatype.LONG, root), "receive");
+        long[] all = new long[2 * np];
+        c.gather(new long[] {100L * me, 100L * me + 1}, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG, root);
+        for (int r = 0; me == root && r < np; r++) {
+            check(all[2 * r] == 100L * r && all[2 * r + 1] == 100L * r + 1, "gather after a refused one: %s",
+                Arrays.toString(all));
+        }
+        // gatherv: a displacement past the end at the root
+        int[] counts = new int[np];
+        int[] displs = new int[np];
+        for (int r = 0; r < np; r++) {
+            counts[r] = 2;
+            displs[r] = 2 * r;
+        }
+        int[] badDispls = displs.clone();
+        badDispls[0] = 2 * np;
+        expectAtRoot(c, root, "gatherv", () -> c.gatherv(mine, 0, 2, Datatype.LONG, me == root ? new long[2 * np] : null,
+            0, counts, badDispls, Datatype.LONG, root), "gatherv");
+        long[] allV = new long[2 * np];
+        c.gatherv(new long[] {7L * me, 7L * me + 1}, 0, 2, Datatype.LONG, allV, 0, counts, displs, Datatype.LONG, root);
+        for (int r = 0; me == root && r < np; r++) {
+            check(allV[2 * r] == 7L * r && allV[2 * r + 1] == 7L * r + 1, "gatherv after a refused one: %s",
+                Arrays.toString(allV));
+        }
+        // reduce: the root's receive buffer is short (and, second, null with IN_PLACE)
+        double[] x = {me + 1, 2 * (me + 1)};
+        expectAtRoot(c, root, "reduce", () -> c.reduce(x, 0, me == root ? new double[1] : null, 0, 2, Datatype.DOUBLE,
+            Op.SUM, root), "receive");
+        expectAtRoot(c, root, "reduce", () -> c.reduce(me == root ? Comm.IN_PLACE : x, 0, null, 0, 2, Datatype.DOUBLE,
+            Op.SUM, root), "buf");
+        double[] sum = new double[2];
+        c.reduce(x, 0, sum, 0, 2, Datatype.DOUBLE, Op.SUM, root);
+        double want = np * (np + 1) / 2.0;
+        check(me != root || (sum[0] == want && sum[1] == 2 * want), "reduce after refused ones: %s",
+            Arrays.toString(sum));
+        // scatter and scatterv: the root's send buffer is short; each non-root fails naming the root
+        long[] got = new long[2];
+        for (String call : new String[] {"scatter", "scatterv"}) {
+            Runnable bad = call.equals("scatter")
+                ? () -> c.scatter(new long[2 * np - 1], 0, 2, Datatype.LONG, got, 0, 2, Datatype.LONG, root)
+                : () -> c.scatterv(new long[2 * np - 1], 0, counts, displs, Datatype.LONG, got, 0, 2, Datatype.LONG,
+                    root);
+            if (me == root) {
+                expectAtRoot(c, root, call, bad, "send");
+            } else {
+                try {
+                    bad.run();
+                    throw new AssertionError(call + ": a non-root returned from a scatter its root refused");
+                } catch (org.hympj.api.MpjException e) {
+                    check(e.getMessage().startsWith(call + ": the root (rank " + root + ") sent no data"),
+                        "%s at a non-root: %s", call, e.getMessage());
+                }
+            }
+            long[] src = new long[2 * np];
+            for (int i = 0; i < src.length; i++) {
+                src[i] = 1000 + i;
+            }
+            Arrays.fill(got, -1);
+            c.scatter(src, 0, 2, Datatype.LONG, got, 0, 2, Datatype.LONG, root);
+            check(got[0] == 1000 + 2 * me && got[1] == 1001 + 2 * me, "scatter after a refused %s: %s", call,
+                Arrays.toString(got));
+        }
+    }
+
+    /** At the root the call throws IllegalArgumentException naming the call and {@code word}; elsewhere it returns. */
+    private static void expectAtRoot(Comm c, int root, String call, Runnable run, String word) {
+        if (c.rank() != root) {
+            run.run();
+            return;
+        }
+        refused++;
+        try {
+            run.run();
+            throw new AssertionError(call + ": the root's bad argument was not refused");
+        } catch (IllegalArgumentException e) {
+            check(e.getMessage().startsWith(call) && e.getMessage().contains(word), "%s at the root: %s", call,
+                e.getMessage());
+            print("OK " + call + " refused at the root while every rank called: " + e.getMessage());
+        }
+    }
+
     static void usableAfterwards(Comm c) {
         int np = c.size();
         CollectivesRank t = new CollectivesRank(c, 9000);
