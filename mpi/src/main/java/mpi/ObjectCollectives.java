@@ -135,14 +135,22 @@ final class ObjectCollectives {
         checkRoot(call, root);
         byte[] data = ObjectItems.of(call, sendbuf, sendoffset, sendcount, sendtype).serialize(call);
         Object[] out = null;
+        RuntimeException refused = null;
         if (rank == root) {
-            out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
-            checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+            try {
+                out = recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+                checkBlocks(call, "receive", out, recvoffset, recvcounts, displs, recvtype, size);
+            } catch (RuntimeException e) {
+                refused = e; // the others send anyway: take their bytes, then refuse (nothing left for the next call)
+            }
         }
         int[] lengths = new int[size];
         core.gather(new int[] {data.length}, 0, 1, Datatype.INT, lengths, 0, 1, Datatype.INT, root);
         byte[] all = new byte[rank == root ? total(lengths) : 0];
         core.gatherv(data, 0, data.length, Datatype.BYTE, all, 0, lengths, displacements(lengths), Datatype.BYTE, root);
+        if (refused != null) {
+            throw refused;
+        }
         if (rank == root) {
             placeBlocks(call, all, lengths, out, recvoffset, recvcounts, displs, recvtype);
         }
@@ -155,20 +163,35 @@ final class ObjectCollectives {
         ObjectItems mineItems = ObjectItems.of(call, recvbuf, recvoffset, recvcount, recvtype);
         int[] lengths = new int[size];
         byte[] all = new byte[0];
+        RuntimeException refused = null;
         if (rank == root) {
-            if (Comm.kind(call, sendtype) != mpi.Datatype.Kind.OBJECT) {
-                throw new MPIException(call + ": the receive type is OBJECT, so the send type must be too, was "
-                    + sendtype);
+            try {
+                if (Comm.kind(call, sendtype) != mpi.Datatype.Kind.OBJECT) {
+                    throw new MPIException(call + ": the receive type is OBJECT, so the send type must be too, was "
+                        + sendtype);
+                }
+                Object[] in = Buffers.objects(call, sendbuf);
+                checkBlocks(call, "send", in, sendoffset, sendcounts, displs, sendtype, size);
+                all = serializeBlocks(call, in, sendoffset, sendcounts, displs, sendtype, lengths);
+            } catch (RuntimeException e) {
+                // the others wait for their blocks: send each an empty one (no object message is empty), then refuse
+                refused = e;
+                java.util.Arrays.fill(lengths, 0);
+                all = new byte[0];
             }
-            Object[] in = Buffers.objects(call, sendbuf);
-            checkBlocks(call, "send", in, sendoffset, sendcounts, displs, sendtype, size);
-            all = serializeBlocks(call, in, sendoffset, sendcounts, displs, sendtype, lengths);
         }
         int[] mine = new int[1];
         core.scatter(lengths, 0, 1, Datatype.INT, mine, 0, 1, Datatype.INT, root);
         byte[] data = new byte[mine[0]];
         core.scatterv(all, 0, lengths, displacements(lengths), Datatype.BYTE, data, 0, data.length, Datatype.BYTE,
             root);
+        if (refused != null) {
+            throw refused;
+        }
+        if (data.length == 0) {
+            throw new MPIException(call + ": the root (rank " + root + ") sent no objects for this rank: its own "
+                + "arguments were refused at its call");
+        }
         mineItems.deserialize(call, data);
     }
 

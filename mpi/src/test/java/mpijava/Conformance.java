@@ -1287,6 +1287,37 @@ public class Conformance {
                     + Arrays.toString(recvV));
             }
         }
+        // the root's Indexed receive buffer too short while every rank calls: refused at the root after the
+        // others' blocks were taken, so the next Gather holds the next call's data
+        try {
+            world.Gather(new int[] {-me, -me, -me}, 0, 3, MPI.INT, new int[3 * size - 1], 0, 1, ix, root);
+            Ring.check(me != root, "Gather into a too short Indexed buffer was not refused at the root");
+        } catch (MPIException refused) {
+            Ring.check(me == root && refused.getMessage().startsWith("Gather"), "Gather refused at " + me + ": "
+                + refused.getMessage());
+        }
+        int[] again = new int[3 * size];
+        world.Gather(new int[] {me, me, me}, 0, 3, MPI.INT, again, 0, 1, ix, root);
+        for (int i = 0; me == root && i < again.length; i++) {
+            Ring.check(again[i] == i / 3, "Gather after a refused one: " + Arrays.toString(again));
+        }
+        // the root's Indexed send buffer too short: every other rank fails naming the root instead of waiting
+        try {
+            world.Scatter(new int[3 * size - 1], 0, 1, ix, new int[3], 0, 3, MPI.INT, root);
+            Ring.check(false, "Scatter from a too short Indexed buffer returned at rank " + me);
+        } catch (MPIException refused) {
+            Ring.check(refused.getMessage().startsWith("Scatter") && (me == root
+                || refused.getMessage().contains("root (rank " + root + ")")), "Scatter refused at " + me + ": "
+                + refused.getMessage());
+        }
+        int[] piece = new int[3];
+        int[] pieces = new int[3 * size];
+        for (int i = 0; i < pieces.length; i++) {
+            pieces[i] = i;
+        }
+        world.Scatter(pieces, 0, 1, ix, piece, 0, 3, MPI.INT, root);
+        Ring.check(piece[0] == 3 * me + 2 && piece[1] == 3 * me && piece[2] == 3 * me + 1, "Scatter after a refused one: "
+            + Arrays.toString(piece));
         // a BOOLEAN buffer with an irregular type on the other side: refused at every rank, naming the call
         MPIException e = expectError("Gather", () -> world.Gather(new boolean[6], 0, 6, MPI.BOOLEAN, new int[6 * size],
             0, 2, ix, 0));

@@ -126,6 +126,35 @@ public class ObjectCollectivesConformance {
             check(refused == (me == root), "Gatherv truncation: refused=%s at rank %d", refused, me);
         }
         world.Barrier(); // still usable
+        // the root's receive buffer too short while every rank calls: the root refuses after taking the
+        // others' blocks, so the next Gather returns the next call's objects, not these
+        Object[] tooShort = new Object[size - 1];
+        try {
+            world.Gather(new Object[] {"old " + me}, 0, 1, MPI.OBJECT, tooShort, 0, 1, MPI.OBJECT, root);
+            check(me != root, "Gather into a too short buffer was not refused at the root");
+        } catch (MPIException e) {
+            check(me == root && e.getMessage().startsWith("Gather"), "Gather refused at rank %d: %s", me, e.getMessage());
+        }
+        Object[] gathered = new Object[size];
+        world.Gather(new Object[] {"new " + me}, 0, 1, MPI.OBJECT, gathered, 0, 1, MPI.OBJECT, root);
+        for (int r = 0; me == root && r < size; r++) {
+            check(("new " + r).equals(gathered[r]), "Gather after a refused one: %s", Arrays.toString(gathered));
+        }
+        // the root's send buffer too short: it refuses, and every other rank fails naming it instead of waiting
+        Object[] one = new Object[1];
+        try {
+            world.Scatter(new Object[size - 1], 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, root);
+            check(false, "Scatter from a too short buffer returned at rank %d", me);
+        } catch (MPIException e) {
+            check(e.getMessage().startsWith("Scatter") && (me == root || e.getMessage().contains("rank " + root)),
+                "Scatter refused at rank %d: %s", me, e.getMessage());
+        }
+        Object[] parts = new Object[size];
+        for (int r = 0; r < size; r++) {
+            parts[r] = "part " + r;
+        }
+        world.Scatter(parts, 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, root);
+        check(("part " + me).equals(one[0]), "Scatter after a refused one: %s", one[0]);
         pass("refused");
         reductions(root);
         pass("reductions");
