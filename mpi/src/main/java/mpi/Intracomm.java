@@ -159,7 +159,8 @@ public class Intracomm extends Comm {
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).gather("Gather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                new IrregularCollectives(core).gather("Gather", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Gather", sendtype) == Datatype.Kind.OBJECT) {
@@ -184,7 +185,8 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root);
+                new IrregularCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, recvcount, displs, recvtype, root);
                 return;
             }
             if (kind("Gatherv", sendtype) == Datatype.Kind.OBJECT) {
@@ -209,7 +211,8 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).scatter("Scatter", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                new IrregularCollectives(core).scatter("Scatter", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Scatter", recvtype) == Datatype.Kind.OBJECT) {
@@ -232,7 +235,8 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+                new IrregularCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype,
+                    recvbuf, recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Scatterv", recvtype) == Datatype.Kind.OBJECT) {
@@ -255,7 +259,8 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).allgather("Allgather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+                new IrregularCollectives(core).allgather("Allgather", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, recvtype);
                 return;
             }
             if (kind("Allgather", sendtype) == Datatype.Kind.OBJECT) {
@@ -276,7 +281,8 @@ public class Intracomm extends Comm {
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
+                new IrregularCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, displs, recvtype);
                 return;
             }
             if (kind("Allgatherv", sendtype) == Datatype.Kind.OBJECT) {
@@ -297,7 +303,8 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).alltoall("Alltoall", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+                new IrregularCollectives(core).alltoall("Alltoall", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype);
                 return;
             }
             if (kind("Alltoall", sendtype) == Datatype.Kind.OBJECT) {
@@ -318,7 +325,8 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
+                new IrregularCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls,
+                    sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
                 return;
             }
             if (kind("Alltoallv", sendtype) == Datatype.Kind.OBJECT) {
@@ -339,6 +347,11 @@ public class Intracomm extends Comm {
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op, int root) {
         try {
+            if (irregular(datatype)) {
+                new IrregularCollectives(core).reduce("Reduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op, root);
+                return;
+            }
             if (objectsWithUserOp("Reduce", op, datatype)) {
                 new ObjectCollectives(core).reduce("Reduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
                     op, root);
@@ -360,6 +373,11 @@ public class Intracomm extends Comm {
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
         try {
+            if (irregular(datatype)) {
+                new IrregularCollectives(core).allreduce("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op);
+                return;
+            }
             if (objectsWithUserOp("Allreduce", op, datatype)) {
                 new ObjectCollectives(core).reduce("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
                     datatype, op, 0);
@@ -420,6 +438,11 @@ public class Intracomm extends Comm {
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                      Op op) {
         try {
+            if (irregular(datatype)) {
+                new IrregularCollectives(core).scan("Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op);
+                return;
+            }
             if (objectsWithUserOp("Scan", op, datatype)) {
                 new ObjectCollectives(core).scan("Scan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
                 return;
@@ -438,6 +461,11 @@ public class Intracomm extends Comm {
     public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype,
                        Op op) {
         try {
+            if (irregular(datatype)) {
+                new IrregularCollectives(core).scan("Exscan", true, sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op);
+                return;
+            }
             if (objectsWithUserOp("Exscan", op, datatype)) {
                 new ObjectCollectives(core).exscan("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
                 return;

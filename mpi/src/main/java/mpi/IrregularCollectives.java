@@ -165,6 +165,67 @@ final class IrregularCollectives {
         throw new IllegalStateException("the core took a collective without its root's buffer", refused);
     }
 
+    // ---------------------------------------------------------------- reductions (predefined ops)
+
+    /**
+     * The core op for an element-wise reduction of packed items: a predefined op combines
+     * element by element, so it may reduce the packed elements; a user function is handed items
+     * of the type's layout in mpiJava, and pairs need their (value, index) layout: both refused.
+     */
+    private static org.hympj.api.Op elementwise(String call, Op op, Datatype t) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        org.hympj.api.Op o = op.predefined();
+        if (o == null || o == org.hympj.api.Op.MINLOC || o == org.hympj.api.Op.MAXLOC) {
+            throw MPIException.notSupported(call + " of " + t + " with " + (o == null ? "a user op" : "op " + op),
+                "an irregular type is packed into contiguous elements, which a predefined op other than MINLOC and "
+                    + "MAXLOC combines element by element; a user function expects the type's own layout");
+        }
+        return o;
+    }
+
+    void reduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype t,
+                Op op, int root) {
+        org.hympj.api.Op o = elementwise(call, op, t);
+        Own s = Own.send(call, sendbuf, sendoffset, count, t);
+        Own r;
+        try {
+            r = core.rank() == root ? Own.receive(call, recvbuf, recvoffset, count, t) : null;
+        } catch (RuntimeException refused) {
+            throw refusedWithCore(refused, () -> core.reduce(s.buf, s.offset, null, 0, s.count, s.type, o, root));
+        }
+        core.reduce(s.buf, s.offset, r == null ? null : r.buf, r == null ? 0 : r.offset, s.count, s.type, o, root);
+        if (r != null) {
+            r.unpack(recvbuf, recvoffset, count, t);
+        }
+    }
+
+    void allreduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype t,
+                   Op op) {
+        org.hympj.api.Op o = elementwise(call, op, t);
+        Own s = Own.send(call, sendbuf, sendoffset, count, t);
+        Own r = Own.receive(call, recvbuf, recvoffset, count, t);
+        core.allreduce(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
+        r.unpack(recvbuf, recvoffset, count, t);
+    }
+
+    /** Scan ({@code exclusive} false) or Exscan of packed items; rank 0's Exscan result is left as it was. */
+    void scan(String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+              int count, Datatype t, Op op) {
+        org.hympj.api.Op o = elementwise(call, op, t);
+        Own s = Own.send(call, sendbuf, sendoffset, count, t);
+        Own r = Own.receive(call, recvbuf, recvoffset, count, t);
+        if (exclusive) {
+            core.exscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
+        } else {
+            core.scan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
+        }
+        if (!exclusive || core.rank() > 0) {
+            r.unpack(recvbuf, recvoffset, count, t);
+        }
+    }
+
     private int[] same(int count) {
         int[] v = new int[size];
         java.util.Arrays.fill(v, count);

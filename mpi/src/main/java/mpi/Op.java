@@ -55,6 +55,11 @@ public class Op {
         function.Call(in, ii, inout, io, count, type);
     }
 
+    /** The core operation of a predefined op, null for a user op (an element-wise reduction of packed items). */
+    org.hympj.api.Op predefined() {
+        return core;
+    }
+
     org.hympj.api.Op coreFor(String call, Datatype type) {
         if (type.kind == Datatype.Kind.OBJECT || type.kind == Datatype.Kind.MARKER) {
             throw MPIException.notSupported(call + " on " + type, "reductions combine primitive elements");

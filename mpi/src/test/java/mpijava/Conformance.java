@@ -883,7 +883,7 @@ public class Conformance {
         int[] unpacked = new int[3];
         world.Unpack(packed, 0, unpacked, 0, 3, MPI.INT);
         Ring.check(pos == 12 && unpacked[2] == 100 * me + 4, "Pack of an Indexed type " + Arrays.toString(unpacked));
-        expectError("Reduce", () -> world.Reduce(src, 0, new int[12], 0, 1, ix, MPI.SUM, 0));
+        expectError("Reduce", () -> world.Reduce(src, 0, new int[12], 0, 1, ix, MPI.MINLOC, 0)); // pairs need their layout
         expectError("Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
             new Datatype[] {MPI.INT, MPI.DOUBLE}));
         expectError("Send", () -> world.Send(src, 9, 2, ix, next, 92));
@@ -1318,6 +1318,34 @@ public class Conformance {
         world.Scatter(pieces, 0, 1, ix, piece, 0, 3, MPI.INT, root);
         Ring.check(piece[0] == 3 * me + 2 && piece[1] == 3 * me && piece[2] == 3 * me + 1, "Scatter after a refused one: "
             + Arrays.toString(piece));
+        // reductions of an irregular type with a predefined op: element by element, gaps untouched
+        Datatype dx = Datatype.Indexed(new int[] {1, 1}, new int[] {2, 0}, MPI.DOUBLE); // elements 2, 0 of 3
+        double[] dv = {me + 1, -1, 10 * (me + 1)};
+        double[] sumAll = {-5, -5, -5};
+        world.Allreduce(dv, 0, sumAll, 0, 1, dx, MPI.SUM);
+        double s1 = size * (size + 1) / 2.0;
+        Ring.check(sumAll[0] == s1 && sumAll[1] == -5 && sumAll[2] == 10 * s1, "Allreduce of Indexed: "
+            + Arrays.toString(sumAll));
+        double[] maxAt = {-5, -5, -5};
+        world.Reduce(dv, 0, maxAt, 0, 1, dx, MPI.MAX, root);
+        Ring.check(me != root || (maxAt[0] == size && maxAt[1] == -5 && maxAt[2] == 10 * size), "Reduce of Indexed: "
+            + Arrays.toString(maxAt));
+        double[] pre = {-5, -5, -5};
+        world.Scan(dv, 0, pre, 0, 1, dx, MPI.SUM);
+        double upTo = (me + 1) * (me + 2) / 2.0;
+        Ring.check(pre[0] == upTo && pre[1] == -5 && pre[2] == 10 * upTo, "Scan of Indexed: " + Arrays.toString(pre));
+        double[] ex = {-5, -5, -5};
+        world.Exscan(dv, 0, ex, 0, 1, dx, MPI.SUM);
+        double before = me * (me + 1) / 2.0;
+        Ring.check(me == 0 ? ex[0] == -5 && ex[2] == -5 : ex[0] == before && ex[1] == -5 && ex[2] == 10 * before,
+            "Exscan of Indexed: " + Arrays.toString(ex));
+        Op userSum = new Op(new User_function() {
+            @Override
+            public void Call(Object in, int io, Object inout, int ioo, int n, Datatype type) {
+            }
+        }, true);
+        MPIException userOp = expectError("Allreduce", () -> world.Allreduce(dv, 0, sumAll, 0, 1, dx, userSum));
+        Ring.check(userOp.getMessage().contains("not supported"), "a user op on Indexed says why: " + userOp.getMessage());
         // a BOOLEAN buffer with an irregular type on the other side: refused at every rank, naming the call
         MPIException e = expectError("Gather", () -> world.Gather(new boolean[6], 0, 6, MPI.BOOLEAN, new int[6 * size],
             0, 2, ix, 0));
