@@ -67,9 +67,9 @@ final class NbcCollectives {
 
     /** Binomial tree from {@code root}: receive from the parent, then send to every child at once. */
     NbcRequest bcast(Object buf, int offset, int count, Datatype type, int root, boolean persistent, String name) {
+        int tag = tags(1); // first: a call refused at some ranks leaves every rank's tag sequence in step
         checkRoot(name, root);
         Args.buffer(name, buf, offset, count, type, comm.segment);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         bcastSteps(b, buf, offset, count, type, root, tag);
         return request(b, persistent, name);
@@ -103,10 +103,10 @@ final class NbcCollectives {
      */
     NbcRequest reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op,
                       int root, boolean persistent, String name) {
+        int tag = tags(1);
         checkRoot(name, root);
         checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, rank == root);
         int n = Collectives.elementCount(type, count);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         reduceSteps(b, sendBuf, sendOffset, recvBuf, recvOffset, n, type.primitive(), op, root, tag);
         return request(b, persistent, name);
@@ -159,11 +159,11 @@ final class NbcCollectives {
      */
     NbcRequest allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
                          Op op, boolean persistent, String name) {
+        int tag = tags(1);
         checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
         int n = Collectives.elementCount(type, count);
         Primitive p = type.primitive();
         Datatype t = Datatype.of(p);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         if (!op.isCommutative()) {
             reduceSteps(b, sendBuf, sendOffset, recvBuf, recvOffset, n, p, op, 0, tag);
@@ -205,12 +205,12 @@ final class NbcCollectives {
     /** Linear: the root receives every block straight into place at once. */
     NbcRequest gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                       int recvOffset, int recvCount, Datatype recvType, int root, boolean persistent, String name) {
+        int tag = tags(1);
         checkRoot(name, root);
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         if (rank == root) {
             Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
         }
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         if (rank == root) {
             for (int i = 0; i < size; i++) {
@@ -224,12 +224,12 @@ final class NbcCollectives {
     /** Linear: the root sends every block at once. */
     NbcRequest scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                        int recvOffset, int recvCount, Datatype recvType, int root, boolean persistent, String name) {
+        int tag = tags(1);
         checkRoot(name, root);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
             Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
         }
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         b.recv(recvBuf, recvOffset, recvCount, recvType, root, tag);
         if (rank == root) {
@@ -244,9 +244,9 @@ final class NbcCollectives {
     /** One round: every rank sends its block to every rank and receives every block into place. */
     NbcRequest allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                          int recvOffset, int recvCount, Datatype recvType, boolean persistent, String name) {
+        int tag = tags(1);
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
             int to = (rank + k) % size;
@@ -260,9 +260,9 @@ final class NbcCollectives {
     /** One round: block j to rank j, block i from rank i, all at once (in the pairwise order). */
     NbcRequest alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                         int recvOffset, int recvCount, Datatype recvType, boolean persistent, String name) {
+        int tag = tags(1);
         Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, size), recvType, comm.segment);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
             int to = (rank + k) % size;
@@ -278,12 +278,12 @@ final class NbcCollectives {
     /** Linear, as {@link #gather}: block i lands at {@code displs[i]} items (read at the call). */
     NbcRequest gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                        int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root, String name) {
+        int tag = tags(1);
         checkRoot(name, root);
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         if (rank == root) {
             comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
         }
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         if (rank == root) {
             for (int i = 0; i < size; i++) {
@@ -297,12 +297,12 @@ final class NbcCollectives {
     /** Linear, as {@link #scatter}: block i from {@code displs[i]} items of the root's buffer. */
     NbcRequest scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root, String name) {
+        int tag = tags(1);
         checkRoot(name, root);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
             comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
         }
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         b.recv(recvBuf, recvOffset, recvCount, recvType, root, tag);
         if (rank == root) {
@@ -317,9 +317,9 @@ final class NbcCollectives {
     /** One round, as {@link #allgather}, block i at {@code displs[i]}. */
     NbcRequest allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, Object recvBuf,
                           int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, String name) {
+        int tag = tags(1);
         Args.buffer(name + " (send)", sendBuf, sendOffset, sendCount, sendType, comm.segment);
         comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
             int to = (rank + k) % size;
@@ -334,9 +334,9 @@ final class NbcCollectives {
     NbcRequest alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
                          Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType,
                          String name) {
+        int tag = tags(1);
         comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, sdispls, sendType);
         comm.vcoll.checkBlocks(name + " (receive)", recvBuf, recvOffset, recvCounts, rdispls, recvType);
-        int tag = tags(1);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int k = 0; k < size; k++) {
             int to = (rank + k) % size;

@@ -290,6 +290,20 @@ public final class CollBadArgumentsRank {
         double want = np * (np + 1) / 2.0;
         check(me != root || (sum[0] == want && sum[1] == 2 * want), "reduce after refused ones: %s",
             Arrays.toString(sum));
+        // igather: refused at the root, the others' requests complete (small blocks go eagerly); every rank
+        // still took the call's tag, so the next igather matches its own blocks, not the refused call's
+        if (me == root) {
+            expectAtRoot(c, root, "igather", () -> c.igather(mine, 0, 2, Datatype.LONG, new long[1], 0, 2,
+                Datatype.LONG, root), "receive");
+        } else {
+            c.igather(mine, 0, 2, Datatype.LONG, null, 0, 2, Datatype.LONG, root).waitFor();
+        }
+        long[] allI = new long[2 * np];
+        c.igather(new long[] {3L * me, 3L * me + 1}, 0, 2, Datatype.LONG, allI, 0, 2, Datatype.LONG, root).waitFor();
+        for (int r = 0; me == root && r < np; r++) {
+            check(allI[2 * r] == 3L * r && allI[2 * r + 1] == 3L * r + 1, "igather after a refused one: %s",
+                Arrays.toString(allI));
+        }
         // scatter and scatterv: the root's send buffer is short; each non-root fails naming the root
         long[] got = new long[2];
         for (String call : new String[] {"scatter", "scatterv"}) {
