@@ -79,7 +79,12 @@ final class InterCollectives {
             return;
         }
         if (root == InterComm.ROOT) {
-            Args.buffer("reduce (receive)", recvBuf, recvOffset, count, type, local.segment);
+            try {
+                Args.buffer("reduce (receive)", recvBuf, recvOffset, count, type, local.segment);
+            } catch (RuntimeException refused) {
+                peers.collDiscard(LEADER, TAG_REDUCE); // the remote group's result is on its way: take it first
+                throw refused;
+            }
             peers.collRecv(recvBuf, recvOffset, count, type, LEADER, TAG_REDUCE);
             return;
         }
@@ -103,6 +108,22 @@ final class InterCollectives {
         local.coll.bcast(recvBuf, recvOffset, count, type, LEADER);
     }
 
+    /** The ROOT's own receive side was refused: every remote rank has sent its block, take them, then throw. */
+    private RuntimeException drained(RuntimeException refused, int tag) {
+        for (int i = 0; i < peers.size; i++) {
+            peers.collDiscard(i, tag);
+        }
+        return refused;
+    }
+
+    /** The ROOT's own send side was refused: every remote rank waits for a block, send each an empty one. */
+    private RuntimeException answered(RuntimeException refused, int tag) {
+        for (int i = 0; i < peers.size; i++) {
+            peers.collSend(new byte[0], 0, 0, Datatype.BYTE, i, tag);
+        }
+        return refused;
+    }
+
     /** ROOT receives block i from remote rank i; the remote ranks send; PROC_NULL ranks take no part. */
     void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
@@ -112,7 +133,11 @@ final class InterCollectives {
         }
         if (root == InterComm.ROOT) {
             int n = peers.size;
-            Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * n, recvType, local.segment);
+            try {
+                Args.buffer("gather (receive)", recvBuf, recvOffset, recvCount * n, recvType, local.segment);
+            } catch (RuntimeException refused) {
+                throw drained(refused, TAG_GATHER);
+            }
             for (int i = 0; i < n; i++) {
                 peers.collRecv(recvBuf, Collectives.block(recvOffset, recvCount, recvType, i), recvCount, recvType, i, TAG_GATHER);
             }
@@ -131,14 +156,18 @@ final class InterCollectives {
         }
         if (root == InterComm.ROOT) {
             int n = peers.size;
-            Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * n, sendType, local.segment);
+            try {
+                Args.buffer("scatter (send)", sendBuf, sendOffset, sendCount * n, sendType, local.segment);
+            } catch (RuntimeException refused) {
+                throw answered(refused, TAG_SCATTER);
+            }
             for (int i = 0; i < n; i++) {
                 peers.collSend(sendBuf, Collectives.block(sendOffset, sendCount, sendType, i), sendCount, sendType, i, TAG_SCATTER);
             }
             return;
         }
         Args.buffer("scatter (receive)", recvBuf, recvOffset, recvCount, recvType, local.segment);
-        peers.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
+        peers.collRecvFromRoot("scatter", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
     }
 
     /** Each group gets the other group's blocks in remote rank order: gather to the leader, swap, broadcast. */
@@ -191,7 +220,11 @@ final class InterCollectives {
             return;
         }
         if (root == InterComm.ROOT) {
-            peers.vcoll.checkBlocks("gatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+            try {
+                peers.vcoll.checkBlocks("gatherv (receive)", recvBuf, recvOffset, recvCounts, displs, recvType);
+            } catch (RuntimeException refused) {
+                throw drained(refused, TAG_GATHERV);
+            }
             for (int i = 0; i < peers.size; i++) {
                 peers.collRecv(recvBuf, VCollectives.at(recvOffset, displs[i], recvType), recvCounts[i], recvType, i,
                     TAG_GATHERV);
@@ -210,7 +243,11 @@ final class InterCollectives {
             return;
         }
         if (root == InterComm.ROOT) {
-            peers.vcoll.checkBlocks("scatterv (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+            try {
+                peers.vcoll.checkBlocks("scatterv (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+            } catch (RuntimeException refused) {
+                throw answered(refused, TAG_SCATTERV);
+            }
             for (int i = 0; i < peers.size; i++) {
                 peers.collSend(sendBuf, VCollectives.at(sendOffset, displs[i], sendType), sendCounts[i], sendType, i,
                     TAG_SCATTERV);
@@ -218,7 +255,7 @@ final class InterCollectives {
             return;
         }
         Args.buffer("scatterv (receive)", recvBuf, recvOffset, recvCount, recvType, local.segment);
-        peers.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTERV);
+        peers.collRecvFromRoot("scatterv", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTERV);
     }
 
     /** Every rank's block to every remote rank; remote rank j's lands at {@code displs[j]}: alltoall's pairing. */

@@ -492,6 +492,7 @@ public final class InterCommRank {
     static void rooted(Setup s) {
         InterComm ic = s.inter;
         int rn = s.theirs.length;
+        refusedAtRoot(s);
         // gather and scatter rooted at group 0's rank 0, reduce at group 1's last rank
         if (s.color == 0) {
             int arg = ic.rank() == 0 ? InterComm.ROOT : Comm.PROC_NULL;
@@ -522,6 +523,53 @@ public final class InterCommRank {
             } else {
                 check(red[0] == -1, "reduce wrote at a PROC_NULL rank");
             }
+        }
+    }
+
+    /**
+     * The ROOT's own buffer refused while the other group takes part: gather and reduce roots take
+     * the blocks sent to them before they throw, a scatter root answers with empty blocks (each
+     * remote rank fails naming it); {@link #rooted} then checks the next calls get their own data.
+     */
+    static void refusedAtRoot(Setup s) {
+        InterComm ic = s.inter;
+        int rn = s.theirs.length;
+        if (s.color == 0) {
+            int arg = ic.rank() == 0 ? InterComm.ROOT : Comm.PROC_NULL;
+            if (arg == InterComm.ROOT) {
+                expectRefused("gather", () -> ic.gather(null, 0, 0, Datatype.INT, new int[rn - 1], 0, 1, Datatype.INT,
+                    arg));
+                expectRefused("scatter", () -> ic.scatter(new int[2 * rn - 1], 0, 2, Datatype.INT, null, 0, 0,
+                    Datatype.INT, arg));
+            } else {
+                ic.gather(null, 0, 0, Datatype.INT, null, 0, 0, Datatype.INT, arg);
+                ic.scatter(null, 0, 0, Datatype.INT, null, 0, 0, Datatype.INT, arg);
+            }
+            ic.reduce(new int[] {-wr, -1}, 0, null, 0, 2, Datatype.INT, Op.SUM, rn - 1);
+        } else {
+            ic.gather(new int[] {-wr}, 0, 1, Datatype.INT, null, 0, 0, Datatype.INT, 0);
+            try {
+                ic.scatter(null, 0, 0, Datatype.INT, new int[2], 0, 2, Datatype.INT, 0);
+                throw new AssertionError("a scatter its ROOT refused returned at a remote rank");
+            } catch (org.hympj.api.MpjException e) {
+                check(e.getMessage().startsWith("scatter: the root (rank 0) sent no data"), "scatter refused: %s",
+                    e.getMessage());
+            }
+            int arg = ic.rank() == ic.size() - 1 ? InterComm.ROOT : Comm.PROC_NULL;
+            if (arg == InterComm.ROOT) {
+                expectRefused("reduce", () -> ic.reduce(null, 0, new int[1], 0, 2, Datatype.INT, Op.SUM, arg));
+            } else {
+                ic.reduce(null, 0, null, 0, 2, Datatype.INT, Op.SUM, arg);
+            }
+        }
+    }
+
+    private static void expectRefused(String call, Runnable run) {
+        try {
+            run.run();
+            throw new AssertionError(call + ": the ROOT's short buffer was not refused");
+        } catch (IllegalArgumentException e) {
+            check(e.getMessage().startsWith(call), "%s refused: %s", call, e.getMessage());
         }
     }
 
