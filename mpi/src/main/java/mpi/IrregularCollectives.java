@@ -37,7 +37,7 @@ final class IrregularCollectives {
         return t.core;
     }
 
-    /** This rank's own {@code count} items of {@code t} (a send, or the receive of a scatter), as the core sees them. */
+    /** This rank's own {@code count} items of {@code t} (a send, or a scatter's receive), as the core sees them. */
     private static final class Own {
         final Object buf;
         final int offset;
@@ -151,6 +151,22 @@ final class IrregularCollectives {
     }
 
     /**
+     * The root's per-rank side ({@code make}; null at the other ranks). Refused, it is replaced by
+     * {@code coreCall}, the same collective without it, before the refusal is thrown (see
+     * {@link #refusedWithCore}).
+     */
+    private PerRank atRoot(int root, java.util.function.Supplier<PerRank> make, Runnable coreCall) {
+        if (core.rank() != root) {
+            return null;
+        }
+        try {
+            return make.get();
+        } catch (RuntimeException refused) {
+            throw refusedWithCore(refused, coreCall);
+        }
+    }
+
+    /**
      * A root-side argument refused here, at the root of a rooted collective the other ranks take
      * part in anyway: {@code coreCall} is the same collective with that side missing, which the
      * core refuses at the root after taking the others' blocks (or, in a scatter, telling them it
@@ -243,14 +259,9 @@ final class IrregularCollectives {
     void gatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                  Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
         Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
-        PerRank r;
-        try {
-            r = core.rank() == root ? new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype) : null;
-        } catch (RuntimeException refused) {
-            // the others send anyway: the core's own refusal of a missing receive side takes their blocks
-            throw refusedWithCore(refused, () -> core.gatherv(s.buf, s.offset, s.count, s.type, null, 0, null, null,
-                s.type, root));
-        }
+        // the others send anyway: the core's own refusal of a missing receive side takes their blocks
+        PerRank r = atRoot(root, () -> new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype),
+            () -> core.gatherv(s.buf, s.offset, s.count, s.type, null, 0, null, null, s.type, root));
         core.gatherv(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
             r == null ? null : r.coreCounts, r == null ? null : r.coreDispls, r == null ? null : r.type, root);
         if (r != null) {
@@ -266,14 +277,8 @@ final class IrregularCollectives {
     void gather(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
-        PerRank r;
-        try {
-            r = core.rank() == root
-                ? new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype) : null;
-        } catch (RuntimeException refused) {
-            throw refusedWithCore(refused, () -> core.gather(s.buf, s.offset, s.count, s.type, null, 0, s.count, s.type,
-                root));
-        }
+        PerRank r = atRoot(root, () -> new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount),
+            recvtype), () -> core.gather(s.buf, s.offset, s.count, s.type, null, 0, s.count, s.type, root));
         core.gather(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
             r == null ? 0 : r.coreCounts[0], r == null ? null : r.type, root);
         if (r != null) {
@@ -284,15 +289,9 @@ final class IrregularCollectives {
     void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
-        PerRank s;
-        try {
-            s = core.rank() == root
-                ? new PerRank(call, sendbuf, sendoffset, sendcounts, displs, sendtype).packed() : null;
-        } catch (RuntimeException refused) {
-            // the others wait for their blocks: the core's own refusal of a missing send side tells them
-            throw refusedWithCore(refused, () -> core.scatterv(null, 0, null, null, r.type, r.buf, r.offset, r.count,
-                r.type, root));
-        }
+        // the others wait for their blocks: the core's own refusal of a missing send side tells them
+        PerRank s = atRoot(root, () -> new PerRank(call, sendbuf, sendoffset, sendcounts, displs, sendtype).packed(),
+            () -> core.scatterv(null, 0, null, null, r.type, r.buf, r.offset, r.count, r.type, root));
         core.scatterv(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? null : s.coreCounts,
             s == null ? null : s.coreDispls, s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
         r.unpack(recvbuf, recvoffset, recvcount, recvtype);
@@ -301,14 +300,8 @@ final class IrregularCollectives {
     void scatter(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
-        PerRank s;
-        try {
-            s = core.rank() == root
-                ? new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount), sendtype).packed() : null;
-        } catch (RuntimeException refused) {
-            throw refusedWithCore(refused, () -> core.scatter(null, 0, r.count, r.type, r.buf, r.offset, r.count, r.type,
-                root));
-        }
+        PerRank s = atRoot(root, () -> new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount),
+            sendtype).packed(), () -> core.scatter(null, 0, r.count, r.type, r.buf, r.offset, r.count, r.type, root));
         core.scatter(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? 0 : s.coreCounts[0],
             s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
         r.unpack(recvbuf, recvoffset, recvcount, recvtype);
