@@ -398,6 +398,11 @@ public class Intracomm extends Comm {
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) {
         try {
+            if (irregular(datatype)) {
+                new IrregularCollectives(core).reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
+                    recvcounts, false, datatype, op);
+                return;
+            }
             if (objectsWithUserOp("Reduce_scatter", op, datatype)) {
                 new ObjectCollectives(core).reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
                     recvcounts, datatype, op);
@@ -417,6 +422,13 @@ public class Intracomm extends Comm {
     public void Reduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int recvcount,
                                      Datatype datatype, Op op) {
         try {
+            if (irregular(datatype)) {
+                int[] counts = new int[Size()];
+                java.util.Arrays.fill(counts, recvcount);
+                new IrregularCollectives(core).reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
+                    recvoffset, counts, true, datatype, op);
+                return;
+            }
             if (objectsWithUserOp("Reduce_scatter_block", op, datatype)) {
                 int[] counts = new int[Size()];
                 java.util.Arrays.fill(counts, recvcount);

@@ -242,6 +242,38 @@ final class IrregularCollectives {
         }
     }
 
+    /**
+     * Reduce-scatter of packed items: the sum(recvcounts) items of every rank are reduced element by
+     * element and rank i gets its recvcounts[i] items, unpacked; {@code block} says the call was
+     * Reduce_scatter_block (the core's own block call, so that a rank of core types meets it).
+     */
+    void reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                       boolean block, Datatype t, Op op) {
+        org.hympj.api.Op o = elementwise(call, op, t);
+        if (recvcounts == null || recvcounts.length < size) {
+            throw new MPIException(call + ": recvcounts must have " + size + " entries (one per rank), had "
+                + (recvcounts == null ? "none" : recvcounts.length));
+        }
+        long total = 0;
+        int[] packed = new int[size];
+        for (int i = 0; i < size; i++) {
+            if (recvcounts[i] < 0) {
+                throw new MPIException(call + ": recvcounts[" + i + "] must be >= 0, was " + recvcounts[i]);
+            }
+            total += recvcounts[i];
+            packed[i] = Comm.packedCount(t, recvcounts[i]);
+        }
+        Own s = Own.send(call, sendbuf, sendoffset, Math.toIntExact(total), t);
+        int mine = recvcounts[core.rank()];
+        Own r = Own.receive(call, recvbuf, recvoffset, mine, t);
+        if (block) {
+            core.reduceScatterBlock(s.buf, s.offset, r.buf, r.offset, packed[0], s.type, o);
+        } else {
+            core.reduceScatter(s.buf, s.offset, r.buf, r.offset, packed, s.type, o);
+        }
+        r.unpack(recvbuf, recvoffset, mine, t);
+    }
+
     private int[] same(int count) {
         int[] v = new int[size];
         java.util.Arrays.fill(v, count);

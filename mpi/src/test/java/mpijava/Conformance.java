@@ -1339,6 +1339,21 @@ public class Conformance {
         double before = me * (me + 1) / 2.0;
         Ring.check(me == 0 ? ex[0] == -5 && ex[2] == -5 : ex[0] == before && ex[1] == -5 && ex[2] == 10 * before,
             "Exscan of Indexed: " + Arrays.toString(ex));
+        // Reduce_scatter(_block): rank r gets item r (elements 2, 0 of its three) of the element-wise sums
+        double[] items = new double[3 * size];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = i + me;
+        }
+        double[] mineRs = {-5, -5, -5};
+        int[] oneEach = new int[size];
+        Arrays.fill(oneEach, 1);
+        world.Reduce_scatter(items, 0, mineRs, 0, oneEach, dx, MPI.SUM);
+        double base = size * (size - 1) / 2.0;
+        Ring.check(mineRs[0] == size * (3 * me) + base && mineRs[1] == -5 && mineRs[2] == size * (3 * me + 2) + base,
+            "Reduce_scatter of Indexed: " + Arrays.toString(mineRs));
+        double[] mineRsb = {-5, -5, -5};
+        world.Reduce_scatter_block(items, 0, mineRsb, 0, 1, dx, MPI.SUM);
+        Ring.check(Arrays.equals(mineRsb, mineRs), "Reduce_scatter_block of Indexed: " + Arrays.toString(mineRsb));
         Op userSum = new Op(new User_function() {
             @Override
             public void Call(Object in, int io, Object inout, int ioo, int n, Datatype type) {
