@@ -26,7 +26,7 @@ final class BsendPending implements Pending {
         this.datatype = datatype;
         this.dest = dest;
         this.tag = tag;
-        this.need = datatype.kind == Datatype.Kind.OBJECT ? -1 : datatype.core.size() * count + MPI.BSEND_OVERHEAD;
+        this.need = datatype.kind == Datatype.Kind.OBJECT ? -1 : datatype.itemBytes() * count + MPI.BSEND_OVERHEAD;
     }
 
     /**
@@ -45,6 +45,12 @@ final class BsendPending implements Pending {
     /** The checks of Bsend_init, before anything is made: the send's arguments as Bsend would check them. */
     static BsendPending of(Comm comm, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         String call = "Bsend_init";
+        if (Comm.irregular(datatype)) {
+            // packed into the attached buffer's copy at each start, as Bsend packs it
+            datatype.blocks.check(call, buf, offset, count, datatype);
+            checkPeer(call, comm, dest, tag);
+            return new BsendPending(comm, buf, offset, count, datatype, dest, tag);
+        }
         Datatype.Kind kind = Comm.kind(call, datatype);
         if (kind == Datatype.Kind.OBJECT) {
             // serialized at each start (Startall serializes first to check the space of all its sends)
@@ -65,13 +71,17 @@ final class BsendPending implements Pending {
             throw new MPIException(call + ": offset " + offset + " + " + count + " items of " + datatype + " span "
                 + span + " elements, past the end of buf (length " + length + ")");
         }
+        checkPeer(call, comm, dest, tag);
+        return new BsendPending(comm, buf, offset, count, datatype, dest, tag);
+    }
+
+    private static void checkPeer(String call, Comm comm, int dest, int tag) {
         if (dest != MPI.PROC_NULL && (dest < 0 || dest >= comm.peerCount())) {
             throw new MPIException(call + ": dest must be 0.." + (comm.peerCount() - 1) + " or PROC_NULL, was " + dest);
         }
         if (tag < 0) {
             throw new MPIException(call + ": tag must be >= 0, was " + tag);
         }
-        return new BsendPending(comm, buf, offset, count, datatype, dest, tag);
     }
 
     /** One start: the copy and its send, as Bsend (a failure leaves the request inactive). */

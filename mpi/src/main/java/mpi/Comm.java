@@ -476,6 +476,12 @@ public class Comm {
 
     private Prequest sendInit(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
                       boolean sync) {
+        if (irregular(datatype)) {
+            // the core request is bound to a packed copy made once; each start packs the items into it
+            Object packed = datatype.blocks.scratch(call, buf, offset, count, datatype);
+            return new Prequest(coreSendInit(sync, packed, 0, packedCount(datatype, count), packedType(datatype), dest,
+                tag), null, () -> datatype.blocks.packInto(buf, offset, count, packed, 0));
+        }
         switch (kind(call, datatype)) {
             case CORE:
                 return new Prequest(coreSendInit(sync, buf, offset, count, datatype.core, dest, tag), null, null);
@@ -539,6 +545,13 @@ public class Comm {
 
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         try {
+            if (irregular(datatype)) {
+                // bound to a packed array made once; each completion unpacks what arrived into the items
+                Object packed = datatype.blocks.scratch("Recv_init", buf, offset, count, datatype);
+                return new Prequest(core.recvInit(packed, 0, packedCount(datatype, count), packedType(datatype), source,
+                    tag), (st, out) -> datatype.blocks.unpack(packed, st.bytes() / datatype.core.primitive().bytes(), buf,
+                    offset, count), null);
+            }
             switch (kind("Recv_init", datatype)) {
                 case CORE:
                     return new Prequest(core.recvInit(buf, offset, count, datatype.core, source, tag), null, null);
