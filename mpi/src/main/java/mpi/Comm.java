@@ -532,7 +532,7 @@ public class Comm {
      * Persistent buffered send: each {@code Start} copies the data into the attached buffer's
      * space and sends the copy, as {@link #Bsend} does, so the request is complete once started;
      * a start that does not fit fails with an MPIException naming both sizes. Primitive, BOOLEAN
-     * and OBJECT data (objects serialized at each start), not Indexed/Hindexed/Struct types of primitives.
+     * and OBJECT data (objects serialized at each start), and Indexed/Hindexed/Struct types (packed at each start).
      */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         try {
