@@ -170,7 +170,13 @@ public class Intracomm extends Comm {
             }
             boolean atRoot = Rank() == root;
             Object s = in("Gather", sendbuf, sendtype);
-            Object r = atRoot ? in("Gather", recvbuf, recvtype) : null;
+            Object r;
+            try {
+                r = atRoot ? in("Gather", recvbuf, recvtype) : null;
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.gather(s, sendoffset, sendcount, sendtype.core, null, 0,
+                    recvcount, sendtype.core, root));
+            }
             core.gather(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount,
                 atRoot ? recvtype.core : null, root);
             if (atRoot) {
@@ -196,7 +202,13 @@ public class Intracomm extends Comm {
             }
             boolean atRoot = Rank() == root;
             Object s = in("Gatherv", sendbuf, sendtype);
-            Object r = atRoot ? in("Gatherv", recvbuf, recvtype) : null;
+            Object r;
+            try {
+                r = atRoot ? in("Gatherv", recvbuf, recvtype) : null;
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.gatherv(s, sendoffset, sendcount, sendtype.core, null, 0,
+                    null, null, sendtype.core, root));
+            }
             core.gatherv(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, displs,
                 atRoot ? recvtype.core : null, root);
             if (atRoot) {
@@ -221,8 +233,14 @@ public class Intracomm extends Comm {
                 return;
             }
             boolean atRoot = Rank() == root;
-            Object s = atRoot ? in("Scatter", sendbuf, sendtype) : null;
             Object r = in("Scatter", recvbuf, recvtype);
+            Object s;
+            try {
+                s = atRoot ? in("Scatter", sendbuf, sendtype) : null;
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.scatter(null, 0, sendcount, recvtype.core, r, recvoffset,
+                    recvcount, recvtype.core, root));
+            }
             core.scatter(s, sendoffset, sendcount, atRoot ? sendtype.core : null, r, recvoffset, recvcount,
                 recvtype.core, root);
             back(recvbuf, r, recvtype);
@@ -245,8 +263,14 @@ public class Intracomm extends Comm {
                 return;
             }
             boolean atRoot = Rank() == root;
-            Object s = atRoot ? in("Scatterv", sendbuf, sendtype) : null;
             Object r = in("Scatterv", recvbuf, recvtype);
+            Object s;
+            try {
+                s = atRoot ? in("Scatterv", sendbuf, sendtype) : null;
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.scatterv(null, 0, null, null, recvtype.core, r,
+                    recvoffset, recvcount, recvtype.core, root));
+            }
             core.scatterv(s, sendoffset, sendcount, displs, atRoot ? sendtype.core : null, r, recvoffset, recvcount,
                 recvtype.core, root);
             back(recvbuf, r, recvtype);
@@ -360,7 +384,13 @@ public class Intracomm extends Comm {
             boolean atRoot = Rank() == root;
             org.hympj.api.Op o = op("Reduce", op, datatype);
             Object s = in("Reduce", sendbuf, datatype);
-            Object r = atRoot ? in("Reduce", recvbuf, datatype) : null;
+            Object r;
+            try {
+                r = atRoot ? in("Reduce", recvbuf, datatype) : null;
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.reduce(s, sendoffset, null, 0, count, datatype.core, o,
+                    root));
+            }
             core.reduce(s, sendoffset, r, recvoffset, count, datatype.core, o, root);
             if (atRoot) {
                 back(recvbuf, r, datatype);
@@ -535,7 +565,13 @@ public class Intracomm extends Comm {
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce", op, datatype);
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce", sendbuf, datatype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce", recvbuf, datatype, atRoot);
+            CollectiveRequests.Side r;
+            try {
+                r = CollectiveRequests.Side.of("Ireduce", recvbuf, datatype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.ireduce(s.core, sendoffset, null, 0, count, datatype.core,
+                    o, root));
+            }
             return CollectiveRequests.started(core.ireduce(s.core, sendoffset, CollectiveRequests.Side.core(r),
                 recvoffset, count, datatype.core, o, root), r);
         } catch (RuntimeException e) {
@@ -561,7 +597,13 @@ public class Intracomm extends Comm {
         try {
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igather", sendbuf, sendtype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Igather", recvbuf, recvtype, atRoot);
+            CollectiveRequests.Side r;
+            try {
+                r = CollectiveRequests.Side.of("Igather", recvbuf, recvtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.igather(s.core, sendoffset, sendcount, sendtype.core,
+                    null, 0, recvcount, sendtype.core, root));
+            }
             return CollectiveRequests.started(core.igather(s.core, sendoffset, sendcount, sendtype.core,
                 CollectiveRequests.Side.core(r), recvoffset, recvcount, CollectiveRequests.type(recvtype, atRoot),
                 root), r);
@@ -574,8 +616,14 @@ public class Intracomm extends Comm {
                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             boolean atRoot = Rank() == root;
-            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iscatter", sendbuf, sendtype, atRoot);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatter", recvbuf, recvtype, true);
+            CollectiveRequests.Side s;
+            try {
+                s = CollectiveRequests.Side.of("Iscatter", sendbuf, sendtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.iscatter(null, 0, sendcount, recvtype.core, r.core,
+                    recvoffset, recvcount, recvtype.core, root));
+            }
             return CollectiveRequests.started(core.iscatter(CollectiveRequests.Side.core(s), sendoffset, sendcount,
                 CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core, root), r);
         } catch (RuntimeException e) {
@@ -613,7 +661,13 @@ public class Intracomm extends Comm {
         try {
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Igatherv", recvbuf, recvtype, atRoot);
+            CollectiveRequests.Side r;
+            try {
+                r = CollectiveRequests.Side.of("Igatherv", recvbuf, recvtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.igatherv(s.core, sendoffset, sendcount, sendtype.core,
+                    null, 0, null, null, sendtype.core, root));
+            }
             return CollectiveRequests.started(core.igatherv(s.core, sendoffset, sendcount, sendtype.core,
                 CollectiveRequests.Side.core(r), recvoffset, recvcount, displs,
                 CollectiveRequests.type(recvtype, atRoot), root), r);
@@ -626,8 +680,14 @@ public class Intracomm extends Comm {
                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             boolean atRoot = Rank() == root;
-            CollectiveRequests.Side s = CollectiveRequests.Side.of("Iscatterv", sendbuf, sendtype, atRoot);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
+            CollectiveRequests.Side s;
+            try {
+                s = CollectiveRequests.Side.of("Iscatterv", sendbuf, sendtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.iscatterv(null, 0, null, null, recvtype.core, r.core,
+                    recvoffset, recvcount, recvtype.core, root));
+            }
             return CollectiveRequests.started(core.iscatterv(CollectiveRequests.Side.core(s), sendoffset, sendcount,
                 displs, CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core,
                 root), r);

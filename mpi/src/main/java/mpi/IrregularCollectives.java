@@ -2,9 +2,9 @@ package mpi;
 
 /**
  * The gathers, scatters and all-to-alls (v variants included) with an irregular type (Indexed,
- * Hindexed, Struct … of primitives: {@link Blocks}) on either side: a sender packs its items
- * into a contiguous array of the element kind, the core's v-collective moves the packed
- * elements, and a receiver unpacks each rank's block to its place — one copy more on each side
+ * Hindexed, Struct … of primitives: {@link Blocks}) on either side, and the reductions of them
+ * with a predefined op: a sender packs its items into a contiguous array of the element kind, the
+ * core's collective of the same name moves (or reduces) the packed elements, and a receiver unpacks each rank's block to its place — one copy more on each side
  * than a core datatype takes, as for point-to-point. Counts and displacements stay the caller's:
  * in items of the call's types. A side whose type is a core one passes its buffer as it is.
  */
@@ -153,7 +153,7 @@ final class IrregularCollectives {
     /**
      * The root's per-rank side ({@code make}; null at the other ranks). Refused, it is replaced by
      * {@code coreCall}, the same collective without it, before the refusal is thrown (see
-     * {@link #refusedWithCore}).
+     * {@link RootRefusal}).
      */
     private PerRank atRoot(int root, java.util.function.Supplier<PerRank> make, Runnable coreCall) {
         if (core.rank() != root) {
@@ -162,23 +162,8 @@ final class IrregularCollectives {
         try {
             return make.get();
         } catch (RuntimeException refused) {
-            throw refusedWithCore(refused, coreCall);
+            throw RootRefusal.afterCore(refused, coreCall);
         }
-    }
-
-    /**
-     * A root-side argument refused here, at the root of a rooted collective the other ranks take
-     * part in anyway: {@code coreCall} is the same collective with that side missing, which the
-     * core refuses at the root after taking the others' blocks (or, in a scatter, telling them it
-     * sends nothing); then the caller throws {@code refused}.
-     */
-    private static RuntimeException refusedWithCore(RuntimeException refused, Runnable coreCall) {
-        try {
-            coreCall.run();
-        } catch (IllegalArgumentException expected) {
-            return refused;
-        }
-        throw new IllegalStateException("the core took a collective without its root's buffer", refused);
     }
 
     // ---------------------------------------------------------------- reductions (predefined ops)
@@ -209,7 +194,8 @@ final class IrregularCollectives {
         try {
             r = core.rank() == root ? Own.receive(call, recvbuf, recvoffset, count, t) : null;
         } catch (RuntimeException refused) {
-            throw refusedWithCore(refused, () -> core.reduce(s.buf, s.offset, null, 0, s.count, s.type, o, root));
+            throw RootRefusal.afterCore(refused, () -> core.reduce(s.buf, s.offset, null, 0, s.count, s.type, o,
+                root));
         }
         core.reduce(s.buf, s.offset, r == null ? null : r.buf, r == null ? 0 : r.offset, s.count, s.type, o, root);
         if (r != null) {

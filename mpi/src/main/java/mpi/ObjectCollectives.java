@@ -243,9 +243,18 @@ final class ObjectCollectives {
         op.checkObjects(call);
         int n = objects(call, type, count);
         Object[] all = rank == root ? new Object[n * size] : new Object[0];
-        Object[] out = rank == root ? recvObjects(call, recvbuf, recvoffset, n, 1, type) : null;
+        Object[] out = null;
+        RuntimeException refused = null;
+        try {
+            out = rank == root ? recvObjects(call, recvbuf, recvoffset, n, 1, type) : null;
+        } catch (RuntimeException e) {
+            refused = e; // the others send anyway: gather their items (into nothing), then refuse
+        }
         gatherv(call, sendbuf, sendoffset, count, type, all, 0, uniform(count, size, false), uniform(count, size, true),
             type, root);
+        if (refused != null) {
+            throw refused;
+        }
         if (rank == root) {
             prefixes(all, n, count, type, op);
             System.arraycopy(all, (size - 1) * n, out, recvoffset, n);

@@ -55,7 +55,7 @@ public final class EnvJob {
      * The liveness of connections between nodes from {@link #ENV_NET_TIMEOUT} (seconds, may have a
      * fraction; unset: {@link #DEFAULT_NET_TIMEOUT_S}).
      *
-     * @throws IllegalArgumentException naming the variable unless it is a number of seconds >= 0.5
+     * @throws IllegalArgumentException naming the variable unless it is a number of seconds in 0.5..3600
      */
     static long netTimeoutNs(String text) {
         if (text == null) {

@@ -389,7 +389,7 @@ final class Collectives {
                 }
             }
         } else {
-            comm.collRecvFromRoot("scatter", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
+            comm.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
         }
     }
 

@@ -167,7 +167,7 @@ final class InterCollectives {
             return;
         }
         Args.buffer("scatter (receive)", recvBuf, recvOffset, recvCount, recvType, local.segment);
-        peers.collRecvFromRoot("scatter", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
+        peers.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTER);
     }
 
     /** Each group gets the other group's blocks in remote rank order: gather to the leader, swap, broadcast. */
@@ -255,7 +255,7 @@ final class InterCollectives {
             return;
         }
         Args.buffer("scatterv (receive)", recvBuf, recvOffset, recvCount, recvType, local.segment);
-        peers.collRecvFromRoot("scatterv", recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTERV);
+        peers.collRecv(recvBuf, recvOffset, recvCount, recvType, root, TAG_SCATTERV);
     }
 
     /** Every rank's block to every remote rank; remote rank j's lands at {@code displs[j]}: alltoall's pairing. */

@@ -228,7 +228,11 @@ final class NbcCollectives {
         checkRoot(name, root);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
-            Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
+            try {
+                Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, size), sendType, comm.segment);
+            } catch (RuntimeException refused) {
+                throw answered(refused, persistent, tag);
+            }
         }
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         b.recv(recvBuf, recvOffset, recvCount, recvType, root, tag);
@@ -239,6 +243,25 @@ final class NbcCollectives {
             }
         }
         return request(b, persistent, name);
+    }
+
+    /**
+     * The root of a non-blocking scatter refused its own send side: the others wait for their
+     * blocks, so each gets an empty one, sent in the background (a schedule started and left to the
+     * engine), and returns with its buffer as it was; then the refusal is thrown. A persistent
+     * scatter refused at its init has no start to answer: it is thrown as it is.
+     */
+    private RuntimeException answered(RuntimeException refused, boolean persistent, int tag) {
+        if (!persistent) {
+            NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+            for (int i = 0; i < size; i++) {
+                if (i != rank) {
+                    b.send(EMPTY, 0, 0, Datatype.BYTE, i, tag);
+                }
+            }
+            request(b, false, "empty blocks of a refused scatter").start();
+        }
+        return refused;
     }
 
     /** One round: every rank sends its block to every rank and receives every block into place. */
@@ -301,7 +324,11 @@ final class NbcCollectives {
         checkRoot(name, root);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank == root) {
-            comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+            try {
+                comm.vcoll.checkBlocks(name + " (send)", sendBuf, sendOffset, sendCounts, displs, sendType);
+            } catch (RuntimeException refused) {
+                throw answered(refused, false, tag);
+            }
         }
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         b.recv(recvBuf, recvOffset, recvCount, recvType, root, tag);

@@ -62,7 +62,7 @@ final class VCollectives {
         checkRoot("scatterv", root);
         Args.buffer("scatterv (receive)", recvBuf, recvOffset, recvCount, recvType, comm.segment);
         if (rank != root) {
-            comm.collRecvFromRoot("scatterv", recvBuf, recvOffset, recvCount, recvType, root, tag);
+            comm.collRecv(recvBuf, recvOffset, recvCount, recvType, root, tag);
             return;
         }
         try {
