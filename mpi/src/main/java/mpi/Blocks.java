@@ -89,14 +89,12 @@ final class Blocks {
                     list.add(new int[] {Math.toIntExact(base + o.displs[b]), o.lens[b]});
                 }
             }
+            // the bounds come from the old type's bounds, not its data: an old type whose LB/UB markers
+            // lie inside its data (MPI allows it) sets its items' spacing and the new type's extent
             if (counts[i] > 0) {
                 lo = Math.min(lo, starts[i] + (long) o.lb);
                 hi = Math.max(hi, starts[i] + (long) o.lb + (long) counts[i] * o.extent);
             }
-        }
-        for (int[] b : list) {
-            lo = Math.min(lo, b[0]);
-            hi = Math.max(hi, (long) b[0] + b[1]);
         }
         if (lo == Long.MAX_VALUE) {
             lo = 0;

@@ -887,6 +887,22 @@ public class Conformance {
         expectError("Struct", () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
             new Datatype[] {MPI.INT, MPI.DOUBLE}));
         expectError("Send", () -> world.Send(src, 9, 2, ix, next, 92));
+        // an upper-bound marker inside the data: the marker, not the data, spaces the items of a type made of it
+        Datatype col = Datatype.Vector(4, 1, 4, MPI.INT); // data at 0, 4, 8, 12
+        Datatype narrow = Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {col, MPI.UB});
+        Datatype pair = Datatype.Contiguous(2, narrow);
+        Ring.check(narrow.Extent() == 1 && pair.Extent() == 2 && pair.Size() == 8, "Contiguous of a Struct with UB"
+            + " inside its data: extent " + pair.Extent() + ", size " + pair.Size());
+        int[] grid = new int[16];
+        for (int i = 0; i < grid.length; i++) {
+            grid[i] = 100 * me + i;
+        }
+        int[] cols = new int[8];
+        world.Sendrecv(grid, 0, 1, pair, next, 95, cols, 0, 8, MPI.INT, prev, 95);
+        int[] colAt = {0, 4, 8, 12, 1, 5, 9, 13};
+        for (int k = 0; k < 8; k++) {
+            Ring.check(cols[k] == 100 * prev + colAt[k], "two columns one element apart: " + Arrays.toString(cols));
+        }
         // persistent sends and receives of an Indexed type: the core requests are bound to packed copies
         // made at init; each start packs the items as they are then, each completion unpacks
         int[] ring = new int[12];
