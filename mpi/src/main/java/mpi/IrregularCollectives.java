@@ -236,20 +236,12 @@ final class IrregularCollectives {
     void reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                        boolean block, Datatype t, Op op) {
         org.hympj.api.Op o = elementwise(call, op, t);
-        if (recvcounts == null || recvcounts.length < size) {
-            throw new MPIException(call + ": recvcounts must have " + size + " entries (one per rank), had "
-                + (recvcounts == null ? "none" : recvcounts.length));
-        }
-        long total = 0;
+        int total = ObjectCollectives.reduceScatterTotal(call, recvcounts, size);
         int[] packed = new int[size];
         for (int i = 0; i < size; i++) {
-            if (recvcounts[i] < 0) {
-                throw new MPIException(call + ": recvcounts[" + i + "] must be >= 0, was " + recvcounts[i]);
-            }
-            total += recvcounts[i];
             packed[i] = Comm.packedCount(t, recvcounts[i]);
         }
-        Own s = Own.send(call, sendbuf, sendoffset, Math.toIntExact(total), t);
+        Own s = Own.send(call, sendbuf, sendoffset, total, t);
         int mine = recvcounts[core.rank()];
         Own r = Own.receive(call, recvbuf, recvoffset, mine, t);
         if (block) {

@@ -303,24 +303,37 @@ final class ObjectCollectives {
     }
 
     /**
+     * The items a reduce-scatter reduces: the sum of the first {@code size} recvcounts (MPI reads no
+     * more), each checked >= 0.
+     *
+     * @throws MPIException naming the call and the entry otherwise
+     */
+    static int reduceScatterTotal(String call, int[] recvcounts, int size) {
+        if (recvcounts == null || recvcounts.length < size) {
+            throw new MPIException(call + ": recvcounts must have " + size + " entries (one per rank), had "
+                + (recvcounts == null ? "none" : recvcounts.length));
+        }
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            if (recvcounts[i] < 0) {
+                throw new MPIException(call + ": recvcounts[" + i + "] must be >= 0, was " + recvcounts[i]);
+            }
+            total += recvcounts[i];
+        }
+        return Math.toIntExact(total);
+    }
+
+    /**
      * Reduce-scatter of OBJECT items with a user op: the sum(recvcounts) items of every rank
      * reduced on rank 0 as {@link #reduce} does, then block i (recvcounts[i] items) sent to rank i.
      */
     void reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                        mpi.Datatype type, Op op) {
         op.checkObjects(call);
-        if (recvcounts == null || recvcounts.length < size) {
-            throw new MPIException(call + ": recvcounts must have " + size + " entries (one per rank), had "
-                + (recvcounts == null ? "none" : recvcounts.length));
-        }
-        int total = 0;
+        int total = reduceScatterTotal(call, recvcounts, size);
         int[] displs = new int[size];
-        for (int i = 0; i < size; i++) {
-            if (recvcounts[i] < 0) {
-                throw new MPIException(call + ": recvcounts[" + i + "] must be >= 0, was " + recvcounts[i]);
-            }
-            displs[i] = total;
-            total += recvcounts[i];
+        for (int i = 1; i < size; i++) {
+            displs[i] = displs[i - 1] + recvcounts[i - 1];
         }
         int n = objects(call, type, total);
         Object[] reduced = new Object[rank == 0 ? n : 0];
