@@ -8,7 +8,8 @@ import org.hympj.api.PersistentRequest;
  * on during any later MPI call of the rank. Buffers of primitive types are handed to the core as
  * they are; BOOLEAN buffers travel as bytes — copied at the call (a persistent request: at every
  * start) and copied back into the booleans when a wait or test sees the request complete. OBJECT
- * and the packed irregular types (Indexed, Hindexed, Struct) are refused (MPIException).
+ * buffers are refused (MPIException); the irregular types (Indexed, Hindexed, Struct) do not come
+ * here: {@link IrregularCollectives} packs them around the same core calls.
  */
 final class CollectiveRequests {
     private CollectiveRequests() {

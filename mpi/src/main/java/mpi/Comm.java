@@ -653,8 +653,8 @@ public class Comm {
         datatype.requireData(call);
         if (datatype.kind == Datatype.Kind.BLOCKS) {
             throw MPIException.notSupported(call + " of " + datatype, "irregular types (Indexed, Hindexed, Struct) "
-                + "are packed by point-to-point calls, Bcast, Pack, the gathers, scatters, all-to-alls and reductions; "
-                + "non-blocking and persistent collectives of them are not written");
+                + "are packed by point-to-point calls, Pack and the collectives of an Intracomm (blocking, "
+                + "non-blocking and persistent), not by this call");
         }
         return datatype.kind;
     }

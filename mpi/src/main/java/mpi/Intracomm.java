@@ -1,12 +1,16 @@
 package mpi;
 
+import mpi.IrregularCollectives.Form;
+
 /**
  * An intracommunicator (mpiJava 1.2): the collectives and the communicator constructors, each
  * one core call ({@link org.hympj.api.Comm}). BOOLEAN buffers travel as bytes; OBJECT buffers
  * are serialized ({@link ObjectCollectives}) by the broadcast, the gathers, scatters and
  * all-to-alls (v variants included), and by the reductions ({@link #Reduce}, {@link #Allreduce},
  * {@link #Scan}, {@link #Exscan}, {@link #Reduce_scatter}, {@link #Reduce_scatter_block}) with a
- * user op; the other collectives refuse OBJECT with an MPIException that says so.
+ * user op; the other collectives refuse OBJECT with an MPIException that says so. Irregular
+ * types (Indexed, Hindexed, Struct …) are packed around the same core calls
+ * ({@link IrregularCollectives}) in every collective, blocking, non-blocking and persistent.
  */
 public class Intracomm extends Comm {
     Intracomm(org.hympj.api.Comm core, int[] worldRanks) {
@@ -117,12 +121,7 @@ public class Intracomm extends Comm {
     public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
         try {
             if (irregular(datatype)) {
-                Object packed = Rank() == root ? datatype.blocks.pack("Bcast", buf, offset, count, datatype)
-                    : datatype.blocks.scratch("Bcast", buf, offset, count, datatype);
-                core.bcast(packed, 0, packedCount(datatype, count), packedType(datatype), root);
-                if (Rank() != root) {
-                    datatype.blocks.unpack(packed, packedCount(datatype, count), buf, offset, count);
-                }
+                irregularCollectives().bcast(Form.BLOCKING, "Bcast", buf, offset, count, datatype, root);
                 return;
             }
             if (kind("Bcast", datatype) == Datatype.Kind.OBJECT) {
@@ -159,8 +158,8 @@ public class Intracomm extends Comm {
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).gather("Gather", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype, root);
+                irregularCollectives().gather(Form.BLOCKING, "Gather", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Gather", sendtype) == Datatype.Kind.OBJECT) {
@@ -191,12 +190,13 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, recvcount, displs, recvtype, root);
+                irregularCollectives().gatherv(Form.BLOCKING, "Gatherv", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, displs, recvtype, root);
                 return;
             }
             if (kind("Gatherv", sendtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                new ObjectCollectives(core).gatherv("Gatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset,
                     recvcount, displs, recvtype, root);
                 return;
             }
@@ -206,7 +206,8 @@ public class Intracomm extends Comm {
             try {
                 r = atRoot ? in("Gatherv", recvbuf, recvtype) : null;
             } catch (RuntimeException refused) {
-                throw RootRefusal.afterCore(refused, () -> core.gatherv(s, sendoffset, sendcount, sendtype.core, null, 0,
+                throw RootRefusal.afterCore(refused, () -> core.gatherv(s, sendoffset, sendcount, sendtype.core,
+                    null, 0,
                     null, null, sendtype.core, root));
             }
             core.gatherv(s, sendoffset, sendcount, sendtype.core, r, recvoffset, recvcount, displs,
@@ -223,8 +224,8 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).scatter("Scatter", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype, root);
+                irregularCollectives().scatter(Form.BLOCKING, "Scatter", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Scatter", recvtype) == Datatype.Kind.OBJECT) {
@@ -238,7 +239,8 @@ public class Intracomm extends Comm {
             try {
                 s = atRoot ? in("Scatter", sendbuf, sendtype) : null;
             } catch (RuntimeException refused) {
-                throw RootRefusal.afterCore(refused, () -> core.scatter(null, 0, sendcount, recvtype.core, r, recvoffset,
+                throw RootRefusal.afterCore(refused, () -> core.scatter(null, 0, sendcount, recvtype.core, r,
+                    recvoffset,
                     recvcount, recvtype.core, root));
             }
             core.scatter(s, sendoffset, sendcount, atRoot ? sendtype.core : null, r, recvoffset, recvcount,
@@ -253,12 +255,13 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype,
-                    recvbuf, recvoffset, recvcount, recvtype, root);
+                irregularCollectives().scatterv(Form.BLOCKING, "Scatterv", sendbuf, sendoffset, sendcount, displs,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
                 return;
             }
             if (kind("Scatterv", recvtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+                new ObjectCollectives(core).scatterv("Scatterv", sendbuf, sendoffset, sendcount, displs, sendtype,
+                    recvbuf,
                     recvoffset, recvcount, recvtype, root);
                 return;
             }
@@ -283,8 +286,8 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).allgather("Allgather", sendbuf, sendoffset, sendcount, sendtype,
-                    recvbuf, recvoffset, recvcount, recvtype);
+                irregularCollectives().allgather(Form.BLOCKING, "Allgather", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype);
                 return;
             }
             if (kind("Allgather", sendtype) == Datatype.Kind.OBJECT) {
@@ -305,12 +308,13 @@ public class Intracomm extends Comm {
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype,
-                    recvbuf, recvoffset, recvcount, displs, recvtype);
+                irregularCollectives().allgatherv(Form.BLOCKING, "Allgatherv", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
                 return;
             }
             if (kind("Allgatherv", sendtype) == Datatype.Kind.OBJECT) {
-                new ObjectCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                new ObjectCollectives(core).allgatherv("Allgatherv", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset,
                     recvcount, displs, recvtype);
                 return;
             }
@@ -327,8 +331,8 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).alltoall("Alltoall", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype);
+                irregularCollectives().alltoall(Form.BLOCKING, "Alltoall", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, recvtype);
                 return;
             }
             if (kind("Alltoall", sendtype) == Datatype.Kind.OBJECT) {
@@ -349,7 +353,7 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
-                new IrregularCollectives(core).alltoallv("Alltoallv", sendbuf, sendoffset, sendcount, sdispls,
+                irregularCollectives().alltoallv(Form.BLOCKING, "Alltoallv", sendbuf, sendoffset, sendcount, sdispls,
                     sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
                 return;
             }
@@ -372,8 +376,8 @@ public class Intracomm extends Comm {
                        Op op, int root) {
         try {
             if (irregular(datatype)) {
-                new IrregularCollectives(core).reduce("Reduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
-                    datatype, op, root);
+                irregularCollectives().reduce(Form.BLOCKING, "Reduce", sendbuf, sendoffset, recvbuf, recvoffset,
+                    count, datatype, op, root);
                 return;
             }
             if (objectsWithUserOp("Reduce", op, datatype)) {
@@ -404,8 +408,8 @@ public class Intracomm extends Comm {
                           Datatype datatype, Op op) {
         try {
             if (irregular(datatype)) {
-                new IrregularCollectives(core).allreduce("Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
-                    datatype, op);
+                irregularCollectives().allreduce(Form.BLOCKING, "Allreduce", sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op);
                 return;
             }
             if (objectsWithUserOp("Allreduce", op, datatype)) {
@@ -429,7 +433,7 @@ public class Intracomm extends Comm {
                                Datatype datatype, Op op) {
         try {
             if (irregular(datatype)) {
-                new IrregularCollectives(core).reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
+                irregularCollectives().reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
                     recvcounts, false, datatype, op);
                 return;
             }
@@ -455,7 +459,7 @@ public class Intracomm extends Comm {
             if (irregular(datatype)) {
                 int[] counts = new int[Size()];
                 java.util.Arrays.fill(counts, recvcount);
-                new IrregularCollectives(core).reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
+                irregularCollectives().reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
                     recvoffset, counts, true, datatype, op);
                 return;
             }
@@ -481,8 +485,8 @@ public class Intracomm extends Comm {
                      Op op) {
         try {
             if (irregular(datatype)) {
-                new IrregularCollectives(core).scan("Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count,
-                    datatype, op);
+                irregularCollectives().scan("Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    op);
                 return;
             }
             if (objectsWithUserOp("Scan", op, datatype)) {
@@ -504,12 +508,13 @@ public class Intracomm extends Comm {
                        Op op) {
         try {
             if (irregular(datatype)) {
-                new IrregularCollectives(core).scan("Exscan", true, sendbuf, sendoffset, recvbuf, recvoffset, count,
+                irregularCollectives().scan("Exscan", true, sendbuf, sendoffset, recvbuf, recvoffset, count,
                     datatype, op);
                 return;
             }
             if (objectsWithUserOp("Exscan", op, datatype)) {
-                new ObjectCollectives(core).exscan("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+                new ObjectCollectives(core).exscan("Exscan", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op);
                 return;
             }
             org.hympj.api.Op o = op("Exscan", op, datatype);
@@ -552,6 +557,9 @@ public class Intracomm extends Comm {
 
     public Request Ibcast(Object buf, int offset, int count, Datatype datatype, int root) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().bcast(Form.STARTED, "Ibcast", buf, offset, count, datatype, root);
+            }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Ibcast", buf, datatype, true);
             return CollectiveRequests.started(core.ibcast(b.core, offset, count, datatype.core, root), b);
         } catch (RuntimeException e) {
@@ -562,6 +570,10 @@ public class Intracomm extends Comm {
     public Request Ireduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                            Datatype datatype, Op op, int root) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().reduce(Form.STARTED, "Ireduce", sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op, root);
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce", op, datatype);
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce", sendbuf, datatype, true);
@@ -569,7 +581,8 @@ public class Intracomm extends Comm {
             try {
                 r = CollectiveRequests.Side.of("Ireduce", recvbuf, datatype, atRoot);
             } catch (RuntimeException refused) {
-                throw RootRefusal.afterCore(refused, () -> core.ireduce(s.core, sendoffset, null, 0, count, datatype.core,
+                throw RootRefusal.afterCore(refused, () -> core.ireduce(s.core, sendoffset, null, 0, count,
+                    datatype.core,
                     o, root));
             }
             return CollectiveRequests.started(core.ireduce(s.core, sendoffset, CollectiveRequests.Side.core(r),
@@ -582,6 +595,10 @@ public class Intracomm extends Comm {
     public Request Iallreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                               Datatype datatype, Op op) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().allreduce(Form.STARTED, "Iallreduce", sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op);
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Iallreduce", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallreduce", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallreduce", recvbuf, datatype, true);
@@ -595,6 +612,10 @@ public class Intracomm extends Comm {
     public Request Igather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().gather(Form.STARTED, "Igather", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igather", sendbuf, sendtype, true);
             CollectiveRequests.Side r;
@@ -615,6 +636,10 @@ public class Intracomm extends Comm {
     public Request Iscatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().scatter(Form.STARTED, "Iscatter", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatter", recvbuf, recvtype, true);
             CollectiveRequests.Side s;
@@ -634,6 +659,10 @@ public class Intracomm extends Comm {
     public Request Iallgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                               Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().allgather(Form.STARTED, "Iallgather", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgather", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgather", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.iallgather(s.core, sendoffset, sendcount, sendtype.core, r.core,
@@ -646,6 +675,10 @@ public class Intracomm extends Comm {
     public Request Ialltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().alltoall(Form.STARTED, "Ialltoall", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoall", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoall", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.ialltoall(s.core, sendoffset, sendcount, sendtype.core, r.core,
@@ -659,6 +692,10 @@ public class Intracomm extends Comm {
                             Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype,
                             int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().gatherv(Form.STARTED, "Igatherv", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
             CollectiveRequests.Side r;
@@ -679,6 +716,10 @@ public class Intracomm extends Comm {
     public Request Iscatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().scatterv(Form.STARTED, "Iscatterv", sendbuf, sendoffset, sendcount,
+                    displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
             CollectiveRequests.Side s;
@@ -699,6 +740,10 @@ public class Intracomm extends Comm {
     public Request Iallgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().allgatherv(Form.STARTED, "Iallgatherv", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgatherv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgatherv", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.iallgatherv(s.core, sendoffset, sendcount, sendtype.core, r.core,
@@ -711,6 +756,10 @@ public class Intracomm extends Comm {
     public Request Ialltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                               Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().alltoallv(Form.STARTED, "Ialltoallv", sendbuf, sendoffset, sendcount,
+                    sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoallv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoallv", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.ialltoallv(s.core, sendoffset, sendcount, sdispls, sendtype.core,
@@ -738,6 +787,9 @@ public class Intracomm extends Comm {
 
     public Prequest Bcast_init(Object buf, int offset, int count, Datatype datatype, int root) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().bcast(Form.PERSISTENT, "Bcast_init", buf, offset, count, datatype, root);
+            }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Bcast_init", buf, datatype, true);
             return CollectiveRequests.persistent(core.bcastInit(b.core, offset, count, datatype.core, root), b, b);
         } catch (RuntimeException e) {
@@ -748,10 +800,21 @@ public class Intracomm extends Comm {
     public Prequest Reduce_init(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                                 Datatype datatype, Op op, int root) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().reduce(Form.PERSISTENT, "Reduce_init", sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op, root);
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Reduce_init", op, datatype);
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Reduce_init", sendbuf, datatype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Reduce_init", recvbuf, datatype, atRoot);
+            CollectiveRequests.Side r;
+            try {
+                r = CollectiveRequests.Side.of("Reduce_init", recvbuf, datatype, atRoot);
+            } catch (RuntimeException refused) {
+                // the core's init takes the collective's tag before it refuses: this rank stays in step
+                throw RootRefusal.afterCore(refused, () -> core.reduceInit(s.core, sendoffset, null, 0, count,
+                    datatype.core, o, root));
+            }
             return CollectiveRequests.persistent(core.reduceInit(s.core, sendoffset, CollectiveRequests.Side.core(r),
                 recvoffset, count, datatype.core, o, root), s, r);
         } catch (RuntimeException e) {
@@ -762,6 +825,10 @@ public class Intracomm extends Comm {
     public Prequest Allreduce_init(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                                    Datatype datatype, Op op) {
         try {
+            if (irregular(datatype)) {
+                return irregularCollectives().allreduce(Form.PERSISTENT, "Allreduce_init", sendbuf, sendoffset,
+                    recvbuf, recvoffset, count, datatype, op);
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Allreduce_init", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allreduce_init", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Allreduce_init", recvbuf, datatype, true);
@@ -775,9 +842,19 @@ public class Intracomm extends Comm {
     public Prequest Gather_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().gather(Form.PERSISTENT, "Gather_init", sendbuf, sendoffset, sendcount,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Gather_init", sendbuf, sendtype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Gather_init", recvbuf, recvtype, atRoot);
+            CollectiveRequests.Side r;
+            try {
+                r = CollectiveRequests.Side.of("Gather_init", recvbuf, recvtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.gatherInit(s.core, sendoffset, sendcount,
+                    sendtype.core, null, 0, recvcount, sendtype.core, root));
+            }
             return CollectiveRequests.persistent(core.gatherInit(s.core, sendoffset, sendcount, sendtype.core,
                 CollectiveRequests.Side.core(r), recvoffset, recvcount, CollectiveRequests.type(recvtype, atRoot),
                 root), s, r);
@@ -789,9 +866,19 @@ public class Intracomm extends Comm {
     public Prequest Scatter_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().scatter(Form.PERSISTENT, "Scatter_init", sendbuf, sendoffset,
+                    sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
             boolean atRoot = Rank() == root;
-            CollectiveRequests.Side s = CollectiveRequests.Side.of("Scatter_init", sendbuf, sendtype, atRoot);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Scatter_init", recvbuf, recvtype, true);
+            CollectiveRequests.Side s;
+            try {
+                s = CollectiveRequests.Side.of("Scatter_init", sendbuf, sendtype, atRoot);
+            } catch (RuntimeException refused) {
+                throw RootRefusal.afterCore(refused, () -> core.scatterInit(null, 0, sendcount, recvtype.core,
+                    r.core, recvoffset, recvcount, recvtype.core, root));
+            }
             return CollectiveRequests.persistent(core.scatterInit(CollectiveRequests.Side.core(s), sendoffset,
                 sendcount, CollectiveRequests.type(sendtype, atRoot), r.core, recvoffset, recvcount, recvtype.core,
                 root), s, r);
@@ -803,6 +890,10 @@ public class Intracomm extends Comm {
     public Prequest Allgather_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                    Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().allgather(Form.PERSISTENT, "Allgather_init", sendbuf, sendoffset,
+                    sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allgather_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Allgather_init", recvbuf, recvtype, true);
             return CollectiveRequests.persistent(core.allgatherInit(s.core, sendoffset, sendcount, sendtype.core,
@@ -815,6 +906,10 @@ public class Intracomm extends Comm {
     public Prequest Alltoall_init(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         try {
+            if (IrregularCollectives.involved(sendtype, recvtype)) {
+                return irregularCollectives().alltoall(Form.PERSISTENT, "Alltoall_init", sendbuf, sendoffset,
+                    sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Alltoall_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Alltoall_init", recvbuf, recvtype, true);
             return CollectiveRequests.persistent(core.alltoallInit(s.core, sendoffset, sendcount, sendtype.core,
@@ -825,6 +920,11 @@ public class Intracomm extends Comm {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** The collectives of irregular types (Indexed, Struct …) on this communicator. */
+    private IrregularCollectives irregularCollectives() {
+        return new IrregularCollectives(core);
+    }
 
     private static org.hympj.api.Op op(String call, Op op, Datatype datatype) {
         if (op == null) {

@@ -1,12 +1,20 @@
 package mpi;
 
+import org.hympj.api.PersistentRequest;
+
 /**
- * The gathers, scatters and all-to-alls (v variants included) with an irregular type (Indexed,
- * Hindexed, Struct … of primitives: {@link Blocks}) on either side, and the reductions of them
- * with a predefined op: a sender packs its items into a contiguous array of the element kind, the
- * core's collective of the same name moves (or reduces) the packed elements, and a receiver unpacks each rank's block to its place — one copy more on each side
- * than a core datatype takes, as for point-to-point. Counts and displacements stay the caller's:
- * in items of the call's types. A side whose type is a core one passes its buffer as it is.
+ * The collectives with an irregular type (Indexed, Hindexed, Struct … of primitives: {@link Blocks})
+ * on either side, the reductions of them with a predefined op, and the broadcast: a sender packs
+ * its items into a contiguous array of the element kind, the core's collective of the same name
+ * moves (or reduces) the packed elements, and a receiver unpacks each rank's block to its place —
+ * one copy more on each side than a core datatype takes, as for point-to-point. Counts and
+ * displacements stay the caller's: in items of the call's types. A side whose type is a core one
+ * passes its buffer as it is.
+ *
+ * <p>Each collective is written once and runs in one of three {@link Form}s: blocking (pack, the
+ * core's call, unpack), non-blocking (pack, the core's non-blocking call, unpack when a wait or test
+ * sees it complete) or persistent (the packed arrays made at init; pack before each start, unpack
+ * after each completion).
  */
 final class IrregularCollectives {
     private final org.hympj.api.Comm core;
@@ -20,6 +28,81 @@ final class IrregularCollectives {
     /** True when either type is irregular: the call goes through this class. */
     static boolean involved(Datatype a, Datatype b) {
         return Comm.irregular(a) || Comm.irregular(b);
+    }
+
+    // ---------------------------------------------------------------- forms
+
+    /** What packs before the core's call (a send side) or unpacks after it (a receive side). */
+    private interface Side {
+        void pack();
+
+        void unpack();
+    }
+
+    /** How a collective runs, and what the call returns: nothing, a started request, a persistent one. */
+    abstract static class Form<R> {
+        static final Form<Void> BLOCKING = new Form<Void>() {
+            @Override
+            Void finish(Side send, Side recv, java.util.function.Supplier<Object> call) {
+                pack(send);
+                call.get();
+                unpack(recv);
+                return null;
+            }
+        };
+
+        static final Form<Request> STARTED = new Form<Request>() {
+            @Override
+            Request finish(Side send, Side recv, java.util.function.Supplier<Object> call) {
+                pack(send);
+                return new Request(new CorePending((org.hympj.api.Request) call.get(), after(recv)));
+            }
+        };
+
+        static final Form<Prequest> PERSISTENT = new Form<Prequest>() {
+            @Override
+            Prequest finish(Side send, Side recv, java.util.function.Supplier<Object> call) {
+                return new Prequest((PersistentRequest) call.get(), after(recv), send == null ? null : send::pack);
+            }
+        };
+
+        /** Runs, starts or makes the core's {@code call}, {@code send} packed before and {@code recv} unpacked after. */
+        abstract R finish(Side send, Side recv, java.util.function.Supplier<Object> call);
+
+        private static void pack(Side s) {
+            if (s != null) {
+                s.pack();
+            }
+        }
+
+        private static void unpack(Side s) {
+            if (s != null) {
+                s.unpack();
+            }
+        }
+
+        private static CorePending.After after(Side recv) {
+            return recv == null ? null : (st, out) -> recv.unpack();
+        }
+    }
+
+    /**
+     * The core's blocking, non-blocking or persistent call: one of the three, as {@code f} says
+     * ({@code persistent} null for the v variants, which the facade offers in no persistent form).
+     */
+    private static Object pick(Form<?> f, Runnable blocking, java.util.function.Supplier<org.hympj.api.Request> started,
+                               java.util.function.Supplier<PersistentRequest> persistent) {
+        if (f == Form.BLOCKING) {
+            blocking.run();
+            return null;
+        }
+        if (f == Form.STARTED) {
+            return started.get();
+        }
+        if (persistent == null) {
+            throw new IllegalStateException("no persistent form of this collective");
+        }
+        return persistent.get();
     }
 
     /** The core type of a regular side; BOOLEAN and OBJECT buffers are not mixed with irregular types. */
@@ -37,34 +120,41 @@ final class IrregularCollectives {
         return t.core;
     }
 
-    /** This rank's own {@code count} items of {@code t} (a send, or a scatter's receive), as the core sees them. */
-    private static final class Own {
+    /**
+     * This rank's own {@code count} items of {@code t} (a send, a scatter's receive, a reduction's
+     * buffers), as the core sees them: for an irregular type a packed array of its elements.
+     */
+    private static final class Own implements Side {
+        private final Object target;
+        private final int targetOffset;
+        private final int items;
+        private final Datatype t;
         final Object buf;
         final int offset;
         final int count;
         final org.hympj.api.Datatype type;
 
-        private Own(Object buf, int offset, int count, org.hympj.api.Datatype type) {
-            this.buf = buf;
-            this.offset = offset;
-            this.count = count;
-            this.type = type;
+        Own(String call, Object target, int targetOffset, int items, Datatype t) {
+            this.type = coreType(call, t);
+            this.target = target;
+            this.targetOffset = targetOffset;
+            this.items = items;
+            this.t = t;
+            boolean packs = Comm.irregular(t);
+            this.buf = packs ? t.blocks.scratch(call, target, targetOffset, items, t) : target;
+            this.offset = packs ? 0 : targetOffset;
+            this.count = packs ? Comm.packedCount(t, items) : items;
         }
 
-        static Own send(String call, Object buf, int offset, int count, Datatype t) {
-            org.hympj.api.Datatype type = coreType(call, t);
-            return Comm.irregular(t) ? new Own(t.blocks.pack(call, buf, offset, count, t), 0,
-                Comm.packedCount(t, count), type) : new Own(buf, offset, count, type);
+        @Override
+        public void pack() {
+            if (Comm.irregular(t)) {
+                t.blocks.packInto(target, targetOffset, items, buf, 0);
+            }
         }
 
-        static Own receive(String call, Object buf, int offset, int count, Datatype t) {
-            org.hympj.api.Datatype type = coreType(call, t);
-            return Comm.irregular(t) ? new Own(t.blocks.scratch(call, buf, offset, count, t), 0,
-                Comm.packedCount(t, count), type) : new Own(buf, offset, count, type);
-        }
-
-        /** After a receive: the items unpacked into the caller's buffer (nothing to do for a core type). */
-        void unpack(Object target, int targetOffset, int items, Datatype t) {
+        @Override
+        public void unpack() {
             if (Comm.irregular(t)) {
                 t.blocks.unpack(buf, 0, count, target, targetOffset, items);
             }
@@ -77,7 +167,7 @@ final class IrregularCollectives {
      * all-to-all), as the core sees them: for an irregular type one packed array holding the
      * blocks in rank order, with packed counts and displacements; for a core type the caller's own.
      */
-    private final class PerRank {
+    private final class PerRank implements Side {
         final Object target;
         final int offset;
         final Datatype t;
@@ -98,12 +188,13 @@ final class IrregularCollectives {
             this.target = target;
             this.offset = offset;
             this.t = t;
-            this.counts = counts;
-            this.displs = displs;
+            // kept as they are now: a persistent request packs at each start with the counts of its init
+            this.counts = counts.clone();
+            this.displs = displs.clone();
             if (!Comm.irregular(t)) {
                 buf = target;
-                coreCounts = counts;
-                coreDispls = displs;
+                coreCounts = this.counts;
+                coreDispls = this.displs;
                 return;
             }
             coreCounts = new int[size];
@@ -127,13 +218,13 @@ final class IrregularCollectives {
         }
 
         /** Before a send: each rank's block packed into place. */
-        PerRank packed() {
+        @Override
+        public void pack() {
             if (Comm.irregular(t)) {
                 for (int i = 0; i < size; i++) {
                     t.blocks.packInto(target, start(i), counts[i], buf, coreDispls[i]);
                 }
             }
-            return this;
         }
 
         int coreOffset() {
@@ -141,7 +232,8 @@ final class IrregularCollectives {
         }
 
         /** After a receive: each rank's block unpacked to its place. */
-        void unpack() {
+        @Override
+        public void unpack() {
             if (Comm.irregular(t)) {
                 for (int i = 0; i < size; i++) {
                     t.blocks.unpack(buf, coreDispls[i], coreCounts[i], target, start(i), counts[i]);
@@ -166,6 +258,29 @@ final class IrregularCollectives {
         }
     }
 
+    private static Object buf(PerRank p) {
+        return p == null ? null : p.buf;
+    }
+
+    private static int[] counts(PerRank p) {
+        return p == null ? null : p.coreCounts;
+    }
+
+    private static int[] displs(PerRank p) {
+        return p == null ? null : p.coreDispls;
+    }
+
+    // ---------------------------------------------------------------- broadcast
+
+    <R> R bcast(Form<R> f, String call, Object buf, int offset, int count, Datatype t, int root) {
+        Own b = new Own(call, buf, offset, count, t);
+        boolean atRoot = core.rank() == root;
+        return f.finish(atRoot ? b : null, atRoot ? null : b, () -> pick(f,
+            () -> core.bcast(b.buf, b.offset, b.count, b.type, root),
+            () -> core.ibcast(b.buf, b.offset, b.count, b.type, root),
+            () -> core.bcastInit(b.buf, b.offset, b.count, b.type, root)));
+    }
+
     // ---------------------------------------------------------------- reductions (predefined ops)
 
     /**
@@ -186,46 +301,51 @@ final class IrregularCollectives {
         return o;
     }
 
-    void reduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype t,
-                Op op, int root) {
+    <R> R reduce(Form<R> f, String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                 Datatype t, Op op, int root) {
         org.hympj.api.Op o = elementwise(call, op, t);
-        Own s = Own.send(call, sendbuf, sendoffset, count, t);
+        Own s = new Own(call, sendbuf, sendoffset, count, t);
         Own r;
         try {
-            r = core.rank() == root ? Own.receive(call, recvbuf, recvoffset, count, t) : null;
+            r = core.rank() == root ? new Own(call, recvbuf, recvoffset, count, t) : null;
         } catch (RuntimeException refused) {
-            throw RootRefusal.afterCore(refused, () -> core.reduce(s.buf, s.offset, null, 0, s.count, s.type, o,
-                root));
+            throw RootRefusal.afterCore(refused, () -> reduceCall(f, s, null, o, root));
         }
-        core.reduce(s.buf, s.offset, r == null ? null : r.buf, r == null ? 0 : r.offset, s.count, s.type, o, root);
-        if (r != null) {
-            r.unpack(recvbuf, recvoffset, count, t);
-        }
+        return f.finish(s, r, () -> reduceCall(f, s, r, o, root));
     }
 
-    void allreduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype t,
-                   Op op) {
+    private Object reduceCall(Form<?> f, Own s, Own r, org.hympj.api.Op o, int root) {
+        Object rb = r == null ? null : r.buf;
+        int ro = r == null ? 0 : r.offset;
+        return pick(f, () -> core.reduce(s.buf, s.offset, rb, ro, s.count, s.type, o, root),
+            () -> core.ireduce(s.buf, s.offset, rb, ro, s.count, s.type, o, root),
+            () -> core.reduceInit(s.buf, s.offset, rb, ro, s.count, s.type, o, root));
+    }
+
+    <R> R allreduce(Form<R> f, String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                    Datatype t, Op op) {
         org.hympj.api.Op o = elementwise(call, op, t);
-        Own s = Own.send(call, sendbuf, sendoffset, count, t);
-        Own r = Own.receive(call, recvbuf, recvoffset, count, t);
-        core.allreduce(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
-        r.unpack(recvbuf, recvoffset, count, t);
+        Own s = new Own(call, sendbuf, sendoffset, count, t);
+        Own r = new Own(call, recvbuf, recvoffset, count, t);
+        return f.finish(s, r, () -> pick(f, () -> core.allreduce(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o),
+            () -> core.iallreduce(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o),
+            () -> core.allreduceInit(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o)));
     }
 
     /** Scan ({@code exclusive} false) or Exscan of packed items; rank 0's Exscan result is left as it was. */
     void scan(String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
               int count, Datatype t, Op op) {
         org.hympj.api.Op o = elementwise(call, op, t);
-        Own s = Own.send(call, sendbuf, sendoffset, count, t);
-        Own r = Own.receive(call, recvbuf, recvoffset, count, t);
-        if (exclusive) {
-            core.exscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
-        } else {
-            core.scan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
-        }
-        if (!exclusive || core.rank() > 0) {
-            r.unpack(recvbuf, recvoffset, count, t);
-        }
+        Own s = new Own(call, sendbuf, sendoffset, count, t);
+        Own r = new Own(call, recvbuf, recvoffset, count, t);
+        Form.BLOCKING.finish(s, exclusive && core.rank() == 0 ? null : r, () -> {
+            if (exclusive) {
+                core.exscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
+            } else {
+                core.scan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
+            }
+            return null;
+        });
     }
 
     /**
@@ -241,16 +361,19 @@ final class IrregularCollectives {
         for (int i = 0; i < size; i++) {
             packed[i] = Comm.packedCount(t, recvcounts[i]);
         }
-        Own s = Own.send(call, sendbuf, sendoffset, total, t);
-        int mine = recvcounts[core.rank()];
-        Own r = Own.receive(call, recvbuf, recvoffset, mine, t);
-        if (block) {
-            core.reduceScatterBlock(s.buf, s.offset, r.buf, r.offset, packed[0], s.type, o);
-        } else {
-            core.reduceScatter(s.buf, s.offset, r.buf, r.offset, packed, s.type, o);
-        }
-        r.unpack(recvbuf, recvoffset, mine, t);
+        Own s = new Own(call, sendbuf, sendoffset, total, t);
+        Own r = new Own(call, recvbuf, recvoffset, recvcounts[core.rank()], t);
+        Form.BLOCKING.finish(s, r, () -> {
+            if (block) {
+                core.reduceScatterBlock(s.buf, s.offset, r.buf, r.offset, packed[0], s.type, o);
+            } else {
+                core.reduceScatter(s.buf, s.offset, r.buf, r.offset, packed, s.type, o);
+            }
+            return null;
+        });
     }
+
+    // ---------------------------------------------------------------- gathers, scatters, all-to-alls
 
     private int[] same(int count) {
         int[] v = new int[size];
@@ -266,17 +389,21 @@ final class IrregularCollectives {
         return v;
     }
 
-    void gatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                 Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
-        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+    <R> R gatherv(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                  Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        Own s = new Own(call, sendbuf, sendoffset, sendcount, sendtype);
         // the others send anyway: the core's own refusal of a missing receive side takes their blocks
         PerRank r = atRoot(root, () -> new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype),
-            () -> core.gatherv(s.buf, s.offset, s.count, s.type, null, 0, null, null, s.type, root));
-        core.gatherv(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
-            r == null ? null : r.coreCounts, r == null ? null : r.coreDispls, r == null ? null : r.type, root);
-        if (r != null) {
-            r.unpack();
-        }
+            () -> gathervCall(f, s, null, root));
+        return f.finish(s, r, () -> gathervCall(f, s, r, root));
+    }
+
+    private Object gathervCall(Form<?> f, Own s, PerRank r, int root) {
+        int ro = r == null ? 0 : r.coreOffset();
+        org.hympj.api.Datatype rt = r == null ? s.type : r.type;
+        return pick(f, () -> core.gatherv(s.buf, s.offset, s.count, s.type, buf(r), ro, counts(r), displs(r), rt, root),
+            () -> core.igatherv(s.buf, s.offset, s.count, s.type, buf(r), ro, counts(r), displs(r), rt, root),
+            null);
     }
 
     /**
@@ -284,69 +411,104 @@ final class IrregularCollectives {
      * packed blocks sit end to end as the core lays them out), so that a rank whose types are all
      * core ones, calling the core directly, takes part in the same collective.
      */
-    void gather(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
-        PerRank r = atRoot(root, () -> new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount),
-            recvtype), () -> core.gather(s.buf, s.offset, s.count, s.type, null, 0, s.count, s.type, root));
-        core.gather(s.buf, s.offset, s.count, s.type, r == null ? null : r.buf, r == null ? 0 : r.coreOffset(),
-            r == null ? 0 : r.coreCounts[0], r == null ? null : r.type, root);
-        if (r != null) {
-            r.unpack();
-        }
-    }
-
-    void scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
-                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
-        // the others wait for their blocks: the core's own refusal of a missing send side tells them
-        PerRank s = atRoot(root, () -> new PerRank(call, sendbuf, sendoffset, sendcounts, displs, sendtype).packed(),
-            () -> core.scatterv(null, 0, null, null, r.type, r.buf, r.offset, r.count, r.type, root));
-        core.scatterv(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? null : s.coreCounts,
-            s == null ? null : s.coreDispls, s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
-        r.unpack(recvbuf, recvoffset, recvcount, recvtype);
-    }
-
-    void scatter(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+    <R> R gather(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        Own r = Own.receive(call, recvbuf, recvoffset, recvcount, recvtype);
+        Own s = new Own(call, sendbuf, sendoffset, sendcount, sendtype);
+        PerRank r = atRoot(root, () -> new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount),
+            recvtype), () -> gatherCall(f, s, null, root));
+        return f.finish(s, r, () -> gatherCall(f, s, r, root));
+    }
+
+    private Object gatherCall(Form<?> f, Own s, PerRank r, int root) {
+        int ro = r == null ? 0 : r.coreOffset();
+        int rc = r == null ? s.count : r.coreCounts[0];
+        org.hympj.api.Datatype rt = r == null ? s.type : r.type;
+        return pick(f, () -> core.gather(s.buf, s.offset, s.count, s.type, buf(r), ro, rc, rt, root),
+            () -> core.igather(s.buf, s.offset, s.count, s.type, buf(r), ro, rc, rt, root),
+            () -> core.gatherInit(s.buf, s.offset, s.count, s.type, buf(r), ro, rc, rt, root));
+    }
+
+    <R> R scatterv(Form<R> f, String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs,
+                   Datatype sendtype, Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        Own r = new Own(call, recvbuf, recvoffset, recvcount, recvtype);
+        // the others wait for their blocks: the core's own refusal of a missing send side tells them
+        PerRank s = atRoot(root, () -> new PerRank(call, sendbuf, sendoffset, sendcounts, displs, sendtype),
+            () -> scattervCall(f, null, r, root));
+        return f.finish(s, r, () -> scattervCall(f, s, r, root));
+    }
+
+    private Object scattervCall(Form<?> f, PerRank s, Own r, int root) {
+        int so = s == null ? 0 : s.coreOffset();
+        org.hympj.api.Datatype st = s == null ? r.type : s.type;
+        return pick(f,
+            () -> core.scatterv(buf(s), so, counts(s), displs(s), st, r.buf, r.offset, r.count, r.type, root),
+            () -> core.iscatterv(buf(s), so, counts(s), displs(s), st, r.buf, r.offset, r.count, r.type, root),
+            null);
+    }
+
+    <R> R scatter(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        Own r = new Own(call, recvbuf, recvoffset, recvcount, recvtype);
         PerRank s = atRoot(root, () -> new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount),
-            sendtype).packed(), () -> core.scatter(null, 0, r.count, r.type, r.buf, r.offset, r.count, r.type, root));
-        core.scatter(s == null ? null : s.buf, s == null ? 0 : s.coreOffset(), s == null ? 0 : s.coreCounts[0],
-            s == null ? null : s.type, r.buf, r.offset, r.count, r.type, root);
-        r.unpack(recvbuf, recvoffset, recvcount, recvtype);
+            sendtype), () -> scatterCall(f, null, r, root));
+        return f.finish(s, r, () -> scatterCall(f, s, r, root));
     }
 
-    void allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                    Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
-        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+    private Object scatterCall(Form<?> f, PerRank s, Own r, int root) {
+        int so = s == null ? 0 : s.coreOffset();
+        int sc = s == null ? r.count : s.coreCounts[0];
+        org.hympj.api.Datatype st = s == null ? r.type : s.type;
+        return pick(f, () -> core.scatter(buf(s), so, sc, st, r.buf, r.offset, r.count, r.type, root),
+            () -> core.iscatter(buf(s), so, sc, st, r.buf, r.offset, r.count, r.type, root),
+            () -> core.scatterInit(buf(s), so, sc, st, r.buf, r.offset, r.count, r.type, root));
+    }
+
+    <R> R allgatherv(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                     Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
+        Own s = new Own(call, sendbuf, sendoffset, sendcount, sendtype);
         PerRank r = new PerRank(call, recvbuf, recvoffset, recvcounts, displs, recvtype);
-        core.allgatherv(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts, r.coreDispls, r.type);
-        r.unpack();
+        return f.finish(s, r, () -> pick(f,
+            () -> core.allgatherv(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts, r.coreDispls,
+                r.type),
+            () -> core.iallgatherv(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts, r.coreDispls,
+                r.type),
+            null));
     }
 
-    void allgather(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        Own s = Own.send(call, sendbuf, sendoffset, sendcount, sendtype);
+    <R> R allgather(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                    Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        Own s = new Own(call, sendbuf, sendoffset, sendcount, sendtype);
         PerRank r = new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype);
-        core.allgather(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type);
-        r.unpack();
+        return f.finish(s, r, () -> pick(f,
+            () -> core.allgather(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type),
+            () -> core.iallgather(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type),
+            () -> core.allgatherInit(s.buf, s.offset, s.count, s.type, r.buf, r.coreOffset(), r.coreCounts[0],
+                r.type)));
     }
 
-    void alltoallv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, Datatype sendtype,
-                   Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
-        PerRank s = new PerRank(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype).packed();
+    <R> R alltoallv(Form<R> f, String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls,
+                    Datatype sendtype, Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls,
+                    Datatype recvtype) {
+        PerRank s = new PerRank(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype);
         PerRank r = new PerRank(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype);
-        core.alltoallv(s.buf, s.coreOffset(), s.coreCounts, s.coreDispls, s.type, r.buf, r.coreOffset(), r.coreCounts,
-            r.coreDispls, r.type);
-        r.unpack();
+        return f.finish(s, r, () -> pick(f,
+            () -> core.alltoallv(s.buf, s.coreOffset(), s.coreCounts, s.coreDispls, s.type, r.buf, r.coreOffset(),
+                r.coreCounts, r.coreDispls, r.type),
+            () -> core.ialltoallv(s.buf, s.coreOffset(), s.coreCounts, s.coreDispls, s.type, r.buf, r.coreOffset(),
+                r.coreCounts, r.coreDispls, r.type),
+            null));
     }
 
-    void alltoall(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        PerRank s = new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount), sendtype).packed();
+    <R> R alltoall(Form<R> f, String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                   Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        PerRank s = new PerRank(call, sendbuf, sendoffset, same(sendcount), steps(sendcount), sendtype);
         PerRank r = new PerRank(call, recvbuf, recvoffset, same(recvcount), steps(recvcount), recvtype);
-        core.alltoall(s.buf, s.coreOffset(), s.coreCounts[0], s.type, r.buf, r.coreOffset(), r.coreCounts[0], r.type);
-        r.unpack();
+        return f.finish(s, r, () -> pick(f,
+            () -> core.alltoall(s.buf, s.coreOffset(), s.coreCounts[0], s.type, r.buf, r.coreOffset(), r.coreCounts[0],
+                r.type),
+            () -> core.ialltoall(s.buf, s.coreOffset(), s.coreCounts[0], s.type, r.buf, r.coreOffset(),
+                r.coreCounts[0], r.type),
+            () -> core.alltoallInit(s.buf, s.coreOffset(), s.coreCounts[0], s.type, r.buf, r.coreOffset(),
+                r.coreCounts[0], r.type)));
     }
 }

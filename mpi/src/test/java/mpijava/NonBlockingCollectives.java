@@ -1,6 +1,7 @@
 package mpijava;
 
 import java.util.Arrays;
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -16,7 +17,8 @@ import mpi.Status;
  * results against the blocking calls, several outstanding at once and completed by
  * {@code Request.Waitall}/{@code Waitany}/{@code Test}, progress inside a blocked {@code Recv},
  * persistent requests started many times (with {@code Prequest.Startall}) on changing data,
- * BOOLEAN buffers, and MPIException for bad input with the communicator usable afterwards.
+ * BOOLEAN buffers, irregular types (Indexed, Struct: packed at the call or at each start,
+ * unpacked at completion), and MPIException for bad input with the communicator usable afterwards.
  */
 public class NonBlockingCollectives {
     static int me;
@@ -34,6 +36,8 @@ public class NonBlockingCollectives {
         pass("overlap");
         persistent();
         pass("persistent");
+        irregular();
+        pass("irregular");
         errors();
         pass("errors");
         MPI.Finalize();
@@ -259,6 +263,219 @@ public class NonBlockingCollectives {
         for (Prequest p : set) {
             p.Free();
         }
+    }
+
+    /** Element e of rank r's buffer in {@link #irregular}. */
+    static int val(int r, int e) {
+        return 1000 * r + e;
+    }
+
+    /**
+     * Indexed and Struct types in the non-blocking and persistent collectives: each result equal
+     * to the blocking call's (itself checked element by element in Conformance), gaps of the
+     * receive layouts untouched, persistent requests packing the send buffer anew at each start,
+     * and a root whose receive buffer is refused at init keeping every rank's collectives in step.
+     */
+    static void irregular() {
+        int root = size - 1;
+        // one item = elements {2, 0, 1} of three, in that order
+        Datatype ix = Datatype.Indexed(new int[] {1, 2}, new int[] {2, 0}, MPI.INT);
+        int[] mine = new int[6];
+        for (int e = 0; e < 6; e++) {
+            mine[e] = val(me, e);
+        }
+        // Ibcast into a gapped layout: two items a gap of one item apart (a Vector of the Indexed)
+        Datatype gapped = Datatype.Vector(2, 1, 2, ix);
+        int[] b1 = new int[9];
+        int[] b2 = new int[9];
+        Arrays.fill(b1, -1);
+        Arrays.fill(b2, -1);
+        if (me == root) {
+            for (int e = 0; e < 9; e++) {
+                b1[e] = b2[e] = val(me, e);
+            }
+        }
+        Request ib = world.Ibcast(b1, 0, 1, gapped, root);
+        world.Bcast(b2, 0, 1, gapped, root);
+        ib.Wait();
+        Ring.check(Arrays.equals(b1, b2) && (me == root || (b1[3] == -1 && b1[6] == val(root, 6))),
+            "Ibcast of a Vector of Indexed = Bcast: " + Arrays.toString(b1));
+        // several at once, completed by one Waitall: gathers, scatters, all-to-alls, reductions
+        int[] gat = new int[6 * size];
+        int[] gatB = new int[6 * size];
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int at = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = r % 3;
+            displs[r] = at + 1;
+            at += counts[r] + 1;
+        }
+        int[] mineV = new int[9];
+        for (int e = 0; e < 9; e++) {
+            mineV[e] = val(me, e);
+        }
+        int[] agv = new int[3 * at + 3];
+        int[] agvB = new int[3 * at + 3];
+        Arrays.fill(agv, -7);
+        Arrays.fill(agvB, -7);
+        int[] rootData = new int[3 * at];
+        for (int i = 0; i < rootData.length; i++) {
+            rootData[i] = i;
+        }
+        int[] sv = new int[9];
+        int[] svB = new int[9];
+        Arrays.fill(sv, -1);
+        Arrays.fill(svB, -1);
+        int[] a2aIn = new int[6 * size];
+        for (int e = 0; e < a2aIn.length; e++) {
+            a2aIn[e] = val(me, e);
+        }
+        int[] a2a = new int[6 * size];
+        int[] a2aB = new int[6 * size];
+        Datatype dx = Datatype.Indexed(new int[] {1, 1}, new int[] {2, 0}, MPI.DOUBLE); // elements 2, 0 of 3
+        double[] dv = {me + 1, -1, 10 * (me + 1)};
+        double[] sum = {-5, -5, -5};
+        double[] max = {-5, -5, -5};
+        Request[] rs = {
+            world.Igather(mine, 0, 2, ix, gat, 0, 6, MPI.INT, root),
+            world.Iallgatherv(mineV, 0, me % 3, ix, agv, 0, counts, displs, ix),
+            world.Iscatterv(rootData, 0, counts, displs, ix, sv, 0, me % 3, ix, 0),
+            world.Ialltoall(a2aIn, 0, 2, ix, a2a, 0, 6, MPI.INT),
+            world.Iallreduce(dv, 0, sum, 0, 1, dx, MPI.SUM),
+            world.Ireduce(dv, 0, max, 0, 1, dx, MPI.MAX, root)
+        };
+        Request.Waitall(rs);
+        world.Gather(mine, 0, 2, ix, gatB, 0, 6, MPI.INT, root);
+        world.Allgatherv(mineV, 0, me % 3, ix, agvB, 0, counts, displs, ix);
+        world.Scatterv(rootData, 0, counts, displs, ix, svB, 0, me % 3, ix, 0);
+        world.Alltoall(a2aIn, 0, 2, ix, a2aB, 0, 6, MPI.INT);
+        Ring.check(me != root || (Arrays.equals(gat, gatB) && gat[0] == val(0, 2) && gat[1] == val(0, 0)),
+            "Igather of Indexed = Gather: " + Arrays.toString(gat));
+        Ring.check(Arrays.equals(agv, agvB) && agv[0] == -7, "Iallgatherv of Indexed = Allgatherv: "
+            + Arrays.toString(agv));
+        Ring.check(Arrays.equals(sv, svB), "Iscatterv of Indexed = Scatterv: " + Arrays.toString(sv));
+        Ring.check(Arrays.equals(a2a, a2aB), "Ialltoall of Indexed = Alltoall: " + Arrays.toString(a2a));
+        double s1 = size * (size + 1) / 2.0;
+        Ring.check(sum[0] == s1 && sum[1] == -5 && sum[2] == 10 * s1, "Iallreduce of Indexed: " + Arrays.toString(sum));
+        Ring.check(me != root || (max[0] == size && max[1] == -5 && max[2] == 10 * size), "Ireduce of Indexed: "
+            + Arrays.toString(max));
+        // the remaining non-blocking forms, one by one against the blocking call
+        int[] sc = new int[3];
+        int[] scB = new int[3];
+        int[] pieces = new int[3 * size];
+        for (int i = 0; i < pieces.length; i++) {
+            pieces[i] = 3 * i + 1;
+        }
+        world.Iscatter(pieces, 0, 1, ix, sc, 0, 3, MPI.INT, 0).Wait();
+        world.Scatter(pieces, 0, 1, ix, scB, 0, 3, MPI.INT, 0);
+        Ring.check(Arrays.equals(sc, scB) && sc[0] == pieces[3 * me + 2], "Iscatter of Indexed: " + Arrays.toString(sc));
+        int[] ag = new int[3 * size];
+        int[] agB = new int[3 * size];
+        world.Iallgather(mine, 0, 3, MPI.INT, ag, 0, 1, ix).Wait();
+        world.Allgather(mine, 0, 3, MPI.INT, agB, 0, 1, ix);
+        Ring.check(Arrays.equals(ag, agB) && ag[2] == val(0, 0), "Iallgather into Indexed: " + Arrays.toString(ag));
+        int[] gv = new int[3 * at + 3];
+        int[] gvB = new int[3 * at + 3];
+        world.Igatherv(mineV, 0, me % 3, ix, gv, 0, counts, displs, ix, root).Wait();
+        world.Gatherv(mineV, 0, me % 3, ix, gvB, 0, counts, displs, ix, root);
+        Ring.check(Arrays.equals(gv, gvB), "Igatherv of Indexed: " + Arrays.toString(gv));
+        int[] ones = new int[size];
+        int[] sd = new int[size];
+        int[] rd = new int[size];
+        for (int r = 0; r < size; r++) {
+            ones[r] = 1;
+            sd[r] = r;
+            rd[r] = 2 * r;
+        }
+        int[] a2av = new int[6 * size];
+        int[] a2avB = new int[6 * size];
+        Arrays.fill(a2av, -3);
+        Arrays.fill(a2avB, -3);
+        world.Ialltoallv(a2aIn, 0, ones, sd, ix, a2av, 0, ones, rd, ix).Wait();
+        world.Alltoallv(a2aIn, 0, ones, sd, ix, a2avB, 0, ones, rd, ix);
+        Ring.check(Arrays.equals(a2av, a2avB) && a2av[3] == -3, "Ialltoallv of Indexed: " + Arrays.toString(a2av));
+
+        // persistent: a Struct (doubles at 1 and 3, UB at 5: extent 4) and the Indexed, started 5 times
+        Datatype sx = Datatype.Struct(new int[] {1, 1, 1}, new int[] {1, 3, 5},
+            new Datatype[] {MPI.DOUBLE, MPI.DOUBLE, MPI.UB});
+        double[] sIn = new double[4 * size + 1];
+        double[] sAll = new double[2 * size];
+        double[] sGot = {-9, -9, -9, -9};
+        double[] sSum = new double[5];
+        double[] sMin = new double[5];
+        int[] pb = new int[6];
+        int[] pIn = new int[6];
+        int[] pg = new int[6 * size];
+        int[] pa2a = new int[6 * size];
+        Prequest[] set = {
+            world.Allgather_init(sIn, 0, 1, sx, sAll, 0, 2, MPI.DOUBLE),
+            world.Scatter_init(sIn, 0, 1, sx, sGot, 0, 1, sx, root),
+            world.Allreduce_init(sIn, 0, sSum, 0, 1, sx, MPI.SUM),
+            world.Reduce_init(sIn, 0, sMin, 0, 1, sx, MPI.MIN, 0),
+            world.Bcast_init(pb, 0, 2, ix, 0),
+            world.Gather_init(pIn, 0, 2, ix, pg, 0, 6, MPI.INT, root),
+            world.Alltoall_init(a2aIn, 0, 2, ix, pa2a, 0, 2, ix)
+        };
+        for (int it = 0; it < 5; it++) {
+            for (int i = 0; i < sIn.length; i++) {
+                sIn[i] = 100 * it + 10 * me + i;
+            }
+            for (int e = 0; e < 6; e++) {
+                pb[e] = me == 0 ? 10 * it + e : -1;
+                pIn[e] = 1000 * me + 10 * it + e;
+            }
+            Prequest.Startall(set);
+            Request.Waitall(set);
+            for (int r = 0; r < size; r++) {
+                Ring.check(sAll[2 * r] == 100 * it + 10 * r + 1 && sAll[2 * r + 1] == 100 * it + 10 * r + 3,
+                    "Allgather_init of Struct, start " + it + ": " + Arrays.toString(sAll));
+            }
+            Ring.check(sGot[0] == -9 && sGot[2] == -9 && sGot[1] == 100 * it + 10 * root + 4 * me + 1
+                && sGot[3] == 100 * it + 10 * root + 4 * me + 3, "Scatter_init of Struct into Struct, start " + it
+                + ": " + Arrays.toString(sGot));
+            double tens = 10 * size * (size - 1) / 2.0;
+            Ring.check(sSum[1] == size * (100 * it + 1) + tens && sSum[3] == size * (100 * it + 3) + tens
+                && sSum[0] == 0 && sSum[2] == 0, "Allreduce_init of Struct, start " + it + ": " + Arrays.toString(sSum));
+            Ring.check(me != 0 || (sMin[1] == 100 * it + 1 && sMin[3] == 100 * it + 3), "Reduce_init of Struct, start "
+                + it + ": " + Arrays.toString(sMin));
+            Ring.check(pb[0] == 10 * it && pb[5] == 10 * it + 5, "Bcast_init of Indexed, start " + it + ": "
+                + Arrays.toString(pb));
+            for (int r = 0; me == root && r < size; r++) {
+                Ring.check(pg[6 * r] == 1000 * r + 10 * it + 2 && pg[6 * r + 1] == 1000 * r + 10 * it,
+                    "Gather_init of Indexed, start " + it + ": " + Arrays.toString(pg));
+            }
+            for (int r = 0; r < size; r++) {
+                for (int e = 0; e < 6; e++) {
+                    Ring.check(pa2a[6 * r + e] == val(r, 6 * me + e), "Alltoall_init of Indexed both sides, start "
+                        + it + ": " + Arrays.toString(pa2a));
+                }
+            }
+        }
+        for (Prequest p : set) {
+            p.Free();
+        }
+        // a root's receive buffer refused at init: the root's tag sequence stays in step with the others'
+        try {
+            world.Gather_init(mine, 0, 6, MPI.INT, new int[6 * size - 1], 0, 2, ix, root).Free();
+            Ring.check(me != root, "Gather_init into a too short buffer was not refused at the root");
+        } catch (MPIException refused) {
+            Ring.check(me == root && refused.getMessage().startsWith("Gather_init"), "Gather_init refused at " + me
+                + ": " + refused.getMessage());
+        }
+        try {
+            world.Reduce_init(new boolean[] {true}, 0, new int[1], 0, 1, MPI.BOOLEAN, MPI.LAND, root).Free();
+            Ring.check(me != root, "Reduce_init into an int[] as BOOLEAN was not refused at the root");
+        } catch (MPIException refused) {
+            Ring.check(me == root && refused.getMessage().startsWith("Reduce_init"), "Reduce_init refused at " + me
+                + ": " + refused.getMessage());
+        }
+        int[] after = new int[size];
+        world.Iallgather(new int[] {me + 1}, 0, 1, MPI.INT, after, 0, 1, MPI.INT).Wait();
+        for (int r = 0; r < size; r++) {
+            Ring.check(after[r] == r + 1, "Iallgather after refused inits: " + Arrays.toString(after));
+        }
+        expectMpiException(() -> world.Iallreduce(dv, 0, sum, 0, 1, dx, MPI.MAXLOC), "MAXLOC");
     }
 
     static void errors() {
