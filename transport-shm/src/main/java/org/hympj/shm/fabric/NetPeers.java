@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.net.JobKey;
+import org.hympj.net.NetBulk;
 import org.hympj.net.NetEndpoint;
+import org.hympj.net.NetSettings;
 import org.hympj.net.RankDriver;
 import org.hympj.net.Version;
 import org.hympj.shm.job.HostLayout;
@@ -29,13 +31,16 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     private static final long DRIVER_GRACE_NS = 100_000_000L;
 
     private final NetEndpoint endpoint;
+    private final NetBulk bulk;
     private final RankDriver driver;
     private final HostLayout hosts;
     private final JobControl control;
     private final int rank;
 
-    private NetPeers(NetEndpoint endpoint, RankDriver driver, HostLayout hosts, JobControl control, int rank) {
+    private NetPeers(NetEndpoint endpoint, NetBulk bulk, RankDriver driver, HostLayout hosts, JobControl control,
+                     int rank) {
         this.endpoint = endpoint;
+        this.bulk = bulk;
         this.driver = driver;
         this.hosts = hosts;
         this.control = control;
@@ -53,15 +58,21 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
             }
         }
         JobKey key = JobKey.ofHex(Files.readString(job.keyFile()));
+        String[] addresses = new String[endpoints.length];
         for (int r = 0; r < endpoints.length; r++) {
             if (hosts.local(r)) {
                 endpoints[r] = endpoints[rank]; // the same host: shared memory, no connection
+            } else {
+                addresses[r] = NetSettings.address(endpoints[r]);
             }
         }
+        NetBulk bulk = new NetBulk(key, rank, NetSettings.address(endpoints[rank]), addresses,
+            hosts.net().socketBuffer, (peer, why) -> control.abort(peer, JobControl.CODE_CONNECTION_LOST));
         RankDriver driver = hosts.net().driverInRank && rank == hosts.firstRank(hosts.host())
             ? RankDriver.launch(job.aeronDir(), hosts.net()) : null;
         try {
-            return new NetPeers(endpoint(job, hosts, key, rank, endpoints, control, driver), driver, hosts, control, rank);
+            return new NetPeers(endpoint(job, hosts, key, rank, endpoints, control, driver), bulk, driver, hosts, control,
+                rank);
         } catch (RuntimeException e) {
             if (driver != null) {
                 driver.close();
@@ -97,6 +108,11 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     }
 
     @Override
+    public NetBulk bulk() {
+        return bulk;
+    }
+
+    @Override
     public RingBuffer outbound(int peer) {
         return endpoint.outbound(peer);
     }
@@ -114,6 +130,7 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
     /** Ends every connection with a goodbye after what was written before it, and leaves the driver. */
     @Override
     public void close() {
+        bulk.close(!control.aborted());
         if (control.aborted()) {
             endpoint.abandon(); // the job failed: no goodbyes (a dead peer's connection would hold them up)
         } else {
@@ -123,6 +140,7 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
 
     /** As {@link #close}, after every peer of another host said goodbye (at most {@code timeoutNs}). */
     public void closeAfterGoodbyes(long timeoutNs) {
+        bulk.close(!control.aborted());
         if (control.aborted()) {
             // the job failed: nobody waits for this host any more, and the dead send no goodbye
             endpoint.abandon();

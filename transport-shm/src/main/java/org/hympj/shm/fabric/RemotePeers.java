@@ -1,6 +1,7 @@
 package org.hympj.shm.fabric;
 
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.hympj.net.NetBulk;
 
 /**
  * The packet rings of the peers on other hosts, as the network transport offers them (the
@@ -12,6 +13,11 @@ public interface RemotePeers {
 
     /** The ring packets from {@code peer} arrive in. */
     RingBuffer inbound(int peer);
+
+    /** The sockets that carry large payloads to and from the other hosts' ranks; null when there are none. */
+    default NetBulk bulk() {
+        return null;
+    }
 
     /** Tells the peers of the other hosts that {@code failedRank} failed (this host aborted naming it). */
     void relayFailure(int failedRank, int code);

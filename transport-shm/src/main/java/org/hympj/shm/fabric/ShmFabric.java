@@ -57,6 +57,8 @@ public final class ShmFabric implements AutoCloseable {
     private final long segmentBytes;
 
     /** The fabric of a rank of a job on one host. */
+    private final org.hympj.net.NetBulk netBulk;
+
     public ShmFabric(JobDirectory job, int rank) {
         this(job, rank, null);
     }
@@ -68,6 +70,7 @@ public final class ShmFabric implements AutoCloseable {
     public ShmFabric(JobDirectory job, int rank, RemotePeers remote) {
         this.rank = rank;
         this.size = job.config().size;
+        this.netBulk = remote == null ? null : remote.bulk();
         HostLayout hosts = job.hosts();
         this.singleHost = !hosts.multiHost();
         if (!singleHost && remote == null) {
@@ -159,6 +162,16 @@ public final class ShmFabric implements AutoCloseable {
     /** True when {@code peer} runs on this host: shared memory reaches it (its segment, bulk regions, rings). */
     public boolean local(int peer) {
         return local[peer];
+    }
+
+    /** This rank's own segment as a buffer (the memory the bulk sockets read into and write from). */
+    public java.nio.ByteBuffer ownSegment() {
+        return segmentMaps[rank];
+    }
+
+    /** The sockets for large payloads to and from the ranks of other hosts (null on one host). */
+    public org.hympj.net.NetBulk netBulk() {
+        return netBulk;
     }
 
     /** This rank's index among the ranks of its host. */

@@ -79,8 +79,23 @@ final class Packets {
     static final int CTS_SEND_ID_OFFSET = 8;
     static final int CTS_RECV_ID_OFFSET = 12;
     static final int CTS_ACCEPT_OFFSET = 16;
+    /**
+     * The receiver's segment offset to put into (>= 0), -1 to stream in the packet ring, or (a
+     * sender on another host) a value <= -2 naming the port of the receiver's bulk socket to
+     * stream to ({@link #ctsNetPort}, {@link #netPort}).
+     */
     static final int CTS_DST_SEG_OFFSET = 24;
     static final int CTS_LENGTH = 32;
+
+    /** The CTS_DST_SEG value that sends the data to the receiver's bulk socket at {@code port}. */
+    static long ctsNetPort(int port) {
+        return -2L - port;
+    }
+
+    /** The bulk socket's port a CTS_DST_SEG value names, or 0 when it names none. */
+    static int netPort(long dstSeg) {
+        return dstSeg <= -2 ? (int) (-2 - dstSeg) : 0;
+    }
 
     static final int FRAG_RECV_ID_OFFSET = 8;
     /** Where the piece goes in the message. */

@@ -75,6 +75,9 @@ final class Progress {
             if (driven != null) {
                 work += driven.round();
             }
+            if (rendezvous.netBusy()) {
+                work += rendezvous.pollNet();
+            }
         } finally {
             inPass = false;
         }

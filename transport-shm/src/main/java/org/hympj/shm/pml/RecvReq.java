@@ -13,6 +13,8 @@ final class RecvReq extends Req {
     /** The latest modelled-visibility instant (real clock) of the parts received so far (0: none). */
     long visibleAt;
     int recvId = -1;
+    /** Cleared to come over the bulk sockets between hosts (counted in NetBulk's expected receives). */
+    boolean netBulk;
     /** Channel the rendezvous arrived on (replies go back on it). */
     int channel;
     int matchedSource;

@@ -9,6 +9,9 @@ import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.net.NetBulk;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The rendezvous protocol: RTS, then the receiver picks the fewest copies its buffers allow —
@@ -16,9 +19,14 @@ import org.hympj.shm.fabric.ShmFabric;
  * read in place, {@link RemoteLayouts}), a put straight into
  * its own segment then FIN, or a stream of pieces (FRAG_BULK through the bulk region, FRAG in
  * the ring while the bulk region is full); a receive buffer shorter than the message accepts
- * what fits and reports truncation. A striped message goes as two parts, one per fabric.
+ * what fits and reports truncation. A striped message goes as two parts, one per fabric. From a
+ * sender on another host the pieces come over the receiver's bulk socket ({@link NetBulk}) when
+ * the message is large enough, else in the network's packet ring.
  */
-final class RendezvousProtocol {
+final class RendezvousProtocol implements NetBulk.Sink {
+    private static final Logger LOG = LoggerFactory.getLogger(RendezvousProtocol.class);
+    /** From this many bytes a message from another host comes over the bulk sockets, not Aeron. */
+    static final long NET_BULK_FROM = 16 << 10;
     private final ShmFabric fabric;
     private final Packer packer;
     private final OutboundQueues outbound;
@@ -35,6 +43,8 @@ final class RendezvousProtocol {
     private final boolean typedPulls;
     private final int bulkChunk;
     private final int fragPayload;
+    /** The bulk sockets between hosts (null on one host, or under a model: virtual time books the ring's pieces). */
+    private NetBulk netBulk;
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
@@ -56,6 +66,17 @@ final class RendezvousProtocol {
         this.typedPulls = pullable && typedPulls;
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
+        this.netBulk = fabric.channels() == 1 && !pacing.modelled() ? fabric.netBulk() : null;
+    }
+
+    /** True when the bulk sockets have something to do in a pass. */
+    boolean netBusy() {
+        return netBulk != null && netBulk.busy();
+    }
+
+    /** Reads and writes the bulk sockets; returns the work done. */
+    int pollNet() {
+        return netBulk.poll(this);
     }
 
     /** True when a receiver may pull data out of the sender's segment (native, one channel; on one host). */
@@ -159,6 +180,10 @@ final class RendezvousProtocol {
         }
         s.recvId = recvId;
         s.partsDoneAt = 0;
+        int netPort = Packets.netPort(dstSeg);
+        if (netPort != 0) {
+            dstSeg = -1;
+        }
         pacing.ctsArrived(s, ctsVis);
         // under --sched rndv the CTS stayed in the ring until its control put arrived (its vis):
         // planning the data at the real clock now plans it at that arrival.
@@ -186,6 +211,7 @@ final class RendezvousProtocol {
                 c.end = to;
                 c.visibleAt = s.visibleAt;
                 c.senderDoneAt = s.senderDoneAt;
+                c.netPort = netBulk != null ? netPort : 0;
                 outbound.enqueue(channel, src, c); // streamed by the outbound flush, in order
             }
         }
@@ -197,6 +223,9 @@ final class RendezvousProtocol {
      * through the packet ring itself while the bulk region is full. True when the part is written.
      */
     boolean emitStream(StreamCursor c) {
+        if (c.netPort != 0) {
+            return emitNet(c);
+        }
         SendReq s = c.owner;
         RingBuffer ring = fabric.ring(c.channel, s.dest);
         BulkOutbound bulk = fabric.bulkTo(c.channel, s.dest);
@@ -232,6 +261,47 @@ final class RendezvousProtocol {
                     null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
                 ring.commit(idx);
             }
+            outbound.wrote();
+            c.pos += chunk;
+        }
+        partDone(s, c.senderDoneAt);
+        return true;
+    }
+
+    /**
+     * Streams one part to a receiver on another host over its bulk socket: pieces packed into the
+     * connection's staging buffer, each written as the socket takes it. True when the part is
+     * packed (the last piece may still be on its way out: the connection writes it in later passes).
+     */
+    private boolean emitNet(StreamCursor c) {
+        SendReq s = c.owner;
+        NetBulk.Out link = netBulk.out(s.dest, c.netPort);
+        if (s.buf.segOffset >= 0) {
+            // contiguous in our segment: the socket takes the bytes from there, no copy of ours;
+            // the part is done when they are written (the program may then reuse its buffer)
+            if (c.pos < c.end) {
+                if (!link.idle()) {
+                    return false;
+                }
+                link.send(s.recvId, c.pos, fabric.ownSegment(), Math.toIntExact(s.buf.segOffset + c.pos),
+                    Math.toIntExact(c.end - c.pos));
+                outbound.wrote();
+                c.pos = c.end;
+            }
+            if (!link.idle()) {
+                return false;
+            }
+            partDone(s, c.senderDoneAt);
+            return true;
+        }
+        while (c.pos < c.end) {
+            long addr = link.claim();
+            if (addr == 0) {
+                return false; // connecting, or the previous piece not yet written: a later pass goes on
+            }
+            int chunk = (int) Math.min(link.capacity(), c.end - c.pos);
+            packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, addr, chunk);
+            link.commit(s.recvId, c.pos, chunk);
             outbound.wrote();
             c.pos += chunk;
         }
@@ -340,10 +410,31 @@ final class RendezvousProtocol {
             completions.recvDone(r, source, tag, accept, total, 0);
         } else {
             r.recvId = recvs.add(r);
-            // a sender on another host cannot put into our segment: it streams
-            outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept,
-                r.buf.segOffset >= 0 && fabric.local(source) ? r.buf.segOffset : -1, ctsVis);
+            // a sender on another host cannot put into our segment: it streams (to our bulk socket if large)
+            long dst = fabric.local(source) ? (r.buf.segOffset >= 0 ? r.buf.segOffset : -1) : netDestination(r, accept);
+            outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, dst, ctsVis);
         }
+    }
+
+    /**
+     * Where a sender on another host streams {@code accept} bytes of {@code r}: this rank's bulk
+     * socket (opened now if it is not yet) for a large message, else the packet ring (-1).
+     */
+    private long netDestination(RecvReq r, long accept) {
+        if (netBulk == null || accept < NET_BULK_FROM) {
+            return -1;
+        }
+        int port;
+        try {
+            port = netBulk.port();
+        } catch (IllegalStateException e) {
+            LOG.warn("{}; large messages from other hosts come over the network's packet rings instead", e.getMessage());
+            netBulk = null;
+            return -1;
+        }
+        r.netBulk = true;
+        netBulk.expect(1);
+        return Packets.ctsNetPort(port);
     }
 
     /**
@@ -453,6 +544,41 @@ final class RendezvousProtocol {
         pieceArrived(r, n, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
     }
 
+    /** A piece read from the bulk socket of a sender on another host ({@link NetBulk#poll}). */
+    @Override
+    public void piece(int src, int recvId, long position, long address, int length) {
+        RecvReq r = netReceive(src, recvId, position, length);
+        packer.unpack(null, address, length, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, position);
+        pieceArrived(r, length, 0);
+    }
+
+    @Override
+    public java.nio.ByteBuffer memory() {
+        return fabric.ownSegment();
+    }
+
+    /** A receive contiguous in our segment takes the socket's bytes straight into place. */
+    @Override
+    public long into(int src, int recvId, long position, int length) {
+        RecvReq r = netReceive(src, recvId, position, length);
+        return r.buf.segOffset >= 0 ? r.buf.segOffset + position : -1;
+    }
+
+    @Override
+    public void arrived(int src, int recvId, int length) {
+        pieceArrived(recvs.get(recvId), length, 0);
+    }
+
+    /** The receive a piece from {@code src} over the bulk socket is for, checked. */
+    private RecvReq netReceive(int src, int recvId, long position, int length) {
+        RecvReq r = recvId >= 0 ? recvs.get(recvId) : null;
+        if (r == null || !r.netBulk || r.matchedSource != src || position < 0 || position + length > r.accept) {
+            throw new MpjException("internal: rank " + src + " sent " + length + " bytes at " + position
+                + " for a receive (" + recvId + ") not cleared to come from it over the bulk socket");
+        }
+        return r;
+    }
+
     /** A put's completion notice (its vis is 0 natively; under a model the instant the put is visible). */
     void onFin(DirectBuffer buffer, int index) {
         pieceArrived(recvs.get(buffer.getInt(index + Packets.FIN_RECV_ID_OFFSET)),
@@ -469,6 +595,10 @@ final class RendezvousProtocol {
             r.visibleAt = vis;
         }
         if (r.received == r.accept) {
+            if (r.netBulk) {
+                r.netBulk = false;
+                netBulk.expect(-1);
+            }
             long at = r.visibleAt;
             r.visibleAt = 0;
             recvs.release(r.recvId);

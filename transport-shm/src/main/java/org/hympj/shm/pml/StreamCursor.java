@@ -12,6 +12,8 @@ final class StreamCursor implements Outbound {
     long end;
     long visibleAt;
     long senderDoneAt;
+    /** The port of the receiver's bulk socket the bytes go to (a receiver on another host), or 0: the packet ring. */
+    int netPort;
 
     StreamCursor(SendReq owner) {
         this.owner = owner;

@@ -25,7 +25,7 @@ class LocalHostsTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts, String driver) {
         JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts).netDriver(driver),
-            new String[] {"sizes", "strided"});
+            new String[] {"sizes", "strided", "segment"});
         assertEquals(hosts, r.jobDirs().size(), "one job directory per local host");
         for (int rank = 0; rank < np; rank++) {
             String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
@@ -61,7 +61,7 @@ class LocalHostsTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aLargeTermRunsItsSocketBuffersGrowWithIt() {
         MultiRank.runAndPass(MultiRank.spec(2, NetRank.class).localHosts(2).netTermBytes(8 << 20),
-            new String[] {"sizes", "strided"});
+            new String[] {"sizes", "strided", "segment"});
     }
 
     /**
@@ -74,7 +74,7 @@ class LocalHostsTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void framesOfStandardEthernetCarryEveryMessageSize() {
         MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).localHosts(2).netMtu(1408),
-            new String[] {"sizes", "strided"});
+            new String[] {"sizes", "strided", "segment"});
     }
 
     @Test

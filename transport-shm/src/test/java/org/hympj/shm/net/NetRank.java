@@ -4,6 +4,7 @@ import java.util.Map;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.Mpj;
+import org.hympj.api.SegmentBuffer;
 import org.hympj.api.Status;
 import org.hympj.shm.ShmMpj;
 
@@ -67,9 +68,42 @@ public final class NetRank {
                 }
             }
             System.out.println("PASS strided");
+            // counted before the segment exchanges below (the test knows how many the two above make)
             Map<String, Long> stats = mpj.statistics();
             System.out.println("STATS net=" + stats.getOrDefault("route.net.contiguous.messages", 0L)
                 + " shm=" + stats.getOrDefault("route.shm.contiguous.messages", 0L));
+            // buffers in the shared segment, around the ring and back: contiguous ones go over the bulk
+            // sockets straight from and into the segments (no copy of ours), mixed with Java arrays
+            int n = 300_000;
+            SegmentBuffer segOut = w.allocDoubles(n + 8);
+            SegmentBuffer segIn = w.allocDoubles(n + 8);
+            for (int i = 0; i < n; i++) {
+                segOut.putDouble(3 + i, rank * 1e7 + i);
+            }
+            w.sendrecv(segOut, 3, n, Datatype.DOUBLE, to, 6, segIn, 5, n, Datatype.DOUBLE, from, 6);
+            for (int i = 0; i < n; i++) {
+                if (segIn.getDouble(5 + i) != from * 1e7 + i) {
+                    throw new AssertionError("segment to segment from " + from + ": element " + i + " is "
+                        + segIn.getDouble(5 + i));
+                }
+            }
+            double[] heapIn = new double[n];
+            double[] heapOut = new double[n];
+            for (int i = 0; i < n; i++) {
+                heapOut[i] = -rank * 1e7 - i;
+            }
+            w.sendrecv(segOut, 3, n, Datatype.DOUBLE, from, 7, heapIn, 0, n, Datatype.DOUBLE, to, 7);
+            w.sendrecv(heapOut, 0, n, Datatype.DOUBLE, to, 8, segIn, 5, n, Datatype.DOUBLE, from, 8);
+            for (int i = 0; i < n; i++) {
+                if (heapIn[i] != to * 1e7 + i || segIn.getDouble(5 + i) != -from * 1e7 - i) {
+                    throw new AssertionError("segment and array mixed, element " + i + ": " + heapIn[i] + ", "
+                        + segIn.getDouble(5 + i));
+                }
+            }
+            if (segIn.getDouble(4) != 0 || segIn.getDouble(n + 5) != 0) {
+                throw new AssertionError("a receive into the segment wrote outside its elements");
+            }
+            System.out.println("PASS segment");
             if (java.util.Arrays.asList(args).contains("counters")) {
                 w.barrier(); // every message of the job is in
                 if (rank == 0 || !shm.engine().fabric().local(rank - 1)) { // the host's first rank: its driver's counters

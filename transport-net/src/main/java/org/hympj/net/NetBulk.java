@@ -1,0 +1,606 @@
+package org.hympj.net;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.BufferUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bulk path between hosts: the payload of a large message on a TCP stream per ordered pair of
+ * ranks, while its envelope and handshake (RTS, CTS) stay on Aeron. Why: a payload over Aeron
+ * crosses both hosts' term buffers and two driver threads (four copies and two more threads to
+ * schedule); a socket takes two copies and none (docs/PERFORMANCE.md, "Ranks on several hosts").
+ *
+ * <p>The receiving rank opens one listening socket on its host's own address when it first
+ * clears a large message from another host to be sent this way ({@link #port}: no port is open
+ * before it is needed) and names its port in the clear-to-send. The sending rank connects once
+ * per receiver ({@link #out}). A connection proves it belongs to the job before it carries a
+ * byte: the listener sends a fresh random challenge, the sender answers with its rank and the
+ * job key's HMAC of (sender, receiver, challenge); a wrong answer, a rank not of another host or
+ * a second connection from the same rank is refused and closed, and the job goes on.
+ *
+ * <p>On a connection, pieces follow each other: a header (receive id, length, position in the
+ * message) and that many bytes, which {@link #poll} hands to the {@link Sink} as they are read.
+ * A connection that breaks while the job runs is a lost peer ({@link Lost}). Single-threaded: every method is called by
+ * the rank's own thread, from its progress passes; no call blocks.
+ */
+public final class NetBulk implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NetBulk.class);
+    /** Bytes of a piece header: receive id (int), length (int), position (long). */
+    public static final int PIECE_HEADER = 16;
+    /** Payload bytes of one piece, as the sender's staging buffer holds them. */
+    public static final int PIECE_PAYLOAD = 256 << 10;
+    private static final int MAGIC = 0x4842554c; // "HBUL"
+    private static final int CHALLENGE = 16;
+    private static final int HELLO = 12 + 32;
+    private static final int READ_STAGING = 256 << 10;
+
+    /** Where the pieces read go. */
+    public interface Sink {
+        /** The memory receives may be read straight into (the rank's shared segment), or null. */
+        ByteBuffer memory();
+
+        /**
+         * Where in {@link #memory} bytes [position, position + length) of receive {@code recvId}
+         * from {@code src} may be read straight into, or -1: they are read into a staging buffer
+         * and handed to {@link #piece}.
+         */
+        long into(int src, int recvId, long position, int length);
+
+        /** {@code length} bytes at native {@code address} are bytes [position, position + length) of receive {@code recvId} from {@code src}. */
+        void piece(int src, int recvId, long position, long address, int length);
+
+        /** {@code length} more bytes of receive {@code recvId} were read into the view {@link #into} gave. */
+        void arrived(int src, int recvId, int length);
+    }
+
+    /** What a broken connection is reported to. */
+    public interface Lost {
+        void lost(int peer, String why);
+    }
+
+    private final JobKey key;
+    private final int rank;
+    private final String localAddress;
+    private final String[] peerAddresses;
+    private final int socketBuffer;
+    private final Lost lost;
+    private final SecureRandom random = new SecureRandom();
+
+    private ServerSocketChannel listener;
+    private final List<In> ins = new ArrayList<>();
+    private final Out[] outs;
+    /** Receives cleared to come this way and not yet complete: while any, the connections are read. */
+    private int expected;
+    /** Outgoing connections with bytes still to write, or still being set up. */
+    private int outsBusy;
+    private int refused;
+    private boolean closed;
+
+    /**
+     * @param peerAddresses each rank's host address (null for the ranks of this host, which use shared memory)
+     * @param socketBuffer  the sockets' send and receive buffers (the kernel caps them)
+     */
+    public NetBulk(JobKey key, int rank, String localAddress, String[] peerAddresses, int socketBuffer, Lost lost) {
+        this.key = key;
+        this.rank = rank;
+        this.localAddress = localAddress;
+        this.peerAddresses = peerAddresses.clone();
+        this.socketBuffer = socketBuffer;
+        this.lost = lost;
+        this.outs = new Out[peerAddresses.length];
+    }
+
+    // ---------------------------------------------------------------- receiving side
+
+    /**
+     * The port of this rank's listening socket, opened on its host's address at the first call.
+     *
+     * @throws IllegalStateException naming the address when it cannot be bound
+     */
+    public int port() {
+        if (listener == null) {
+            try {
+                ServerSocketChannel s = ServerSocketChannel.open();
+                try {
+                    s.setOption(StandardSocketOptions.SO_RCVBUF, socketBuffer);
+                    s.bind(new InetSocketAddress(localAddress, 0), 16);
+                    s.configureBlocking(false);
+                } catch (IOException | RuntimeException e) {
+                    s.close();
+                    throw e;
+                }
+                listener = s;
+            } catch (IOException e) {
+                throw new IllegalStateException("rank " + rank + ": cannot open the bulk socket on " + localAddress
+                    + ": " + e.getMessage(), e);
+            }
+        }
+        return ((InetSocketAddress) listener.socket().getLocalSocketAddress()).getPort();
+    }
+
+    /** A receive was cleared to come by this path ({@code +1}), or completed ({@code -1}). */
+    public void expect(int delta) {
+        expected += delta;
+    }
+
+    /** Connections refused so far (a wrong key, a rank not of another host, a second connection). */
+    public int refused() {
+        return refused;
+    }
+
+    // ---------------------------------------------------------------- sending side
+
+    /** The connection to {@code peer}'s listener at {@code port} of its host (made at the first call). */
+    public Out out(int peer, int port) {
+        Out o = outs[peer];
+        if (o == null || o.port != port) {
+            if (o != null) {
+                o.close();
+            }
+            o = new Out(peer, port);
+            outs[peer] = o;
+        }
+        return o;
+    }
+
+    // ---------------------------------------------------------------- progress
+
+    /** True when a pass has something to do here (a receive expected, bytes to write, a connection being made). */
+    public boolean busy() {
+        return (expected > 0 || outsBusy > 0) && !closed;
+    }
+
+    /** Accepts, reads and writes what the sockets allow now; returns the work done (0: nothing). */
+    public int poll(Sink sink) {
+        if (closed) {
+            return 0;
+        }
+        int work = 0;
+        if (outsBusy > 0) {
+            for (Out o : outs) {
+                if (o != null && o.busy()) {
+                    work += o.advance();
+                }
+            }
+        }
+        if (expected > 0 && listener != null) {
+            work += accept();
+            for (int i = 0; i < ins.size(); i++) {
+                In in = ins.get(i);
+                int w = in.read(sink);
+                if (w < 0) {
+                    ins.remove(i--);
+                } else {
+                    work += w;
+                }
+            }
+        }
+        return work;
+    }
+
+    private int accept() {
+        int work = 0;
+        while (true) {
+            SocketChannel c;
+            try {
+                c = listener.accept();
+            } catch (IOException e) {
+                LOG.warn("rank {}: bulk socket: accept failed: {}", rank, e.toString());
+                return work;
+            }
+            if (c == null) {
+                return work;
+            }
+            try {
+                c.configureBlocking(false);
+                c.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ins.add(new In(c));
+                work++;
+            } catch (IOException e) {
+                closeQuietly(c);
+            }
+        }
+    }
+
+    /** How long {@link #close} goes on writing the pieces still in the staging buffers. */
+    private static final long FLUSH_NS = 10_000_000_000L;
+
+    /** Writes what is still staged (the last piece of a send completed before it was written), then closes. */
+    @Override
+    public void close() {
+        close(true);
+    }
+
+    /** Closes every socket; {@code flush}: first writes what is staged (at most {@link #FLUSH_NS}). */
+    public void close(boolean flush) {
+        long until = System.nanoTime() + FLUSH_NS;
+        while (flush && !closed && outsBusy > 0 && System.nanoTime() - until < 0) {
+            for (Out o : outs) {
+                if (o != null && o.busy()) {
+                    o.advance();
+                }
+            }
+            Thread.yield();
+        }
+        closed = true;
+        for (In in : ins) {
+            closeQuietly(in.channel);
+        }
+        ins.clear();
+        for (int i = 0; i < outs.length; i++) {
+            if (outs[i] != null) {
+                outs[i].close();
+                outs[i] = null;
+            }
+        }
+        if (listener != null) {
+            closeQuietly(listener);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing: nothing to do
+        }
+    }
+
+    /** What a hello's MAC is taken of: the magic, both ranks and the listener's challenge. */
+    private static byte[] helloData(int src, int dst, byte[] challenge) {
+        ByteBuffer b = ByteBuffer.allocate(12 + CHALLENGE);
+        b.putInt(MAGIC).putInt(src).putInt(dst).put(challenge);
+        return b.array();
+    }
+
+    // ---------------------------------------------------------------- one incoming connection
+
+    /** A connection accepted by the listener: challenge, hello, then pieces. */
+    private final class In {
+        final SocketChannel channel;
+        private final byte[] challenge = new byte[CHALLENGE];
+        private ByteBuffer small = ByteBuffer.allocate(CHALLENGE).order(ByteOrder.BIG_ENDIAN);
+        private boolean challenged;
+        private int src = -1;
+        private ByteBuffer staging;
+        private long stagingAddress;
+        private final ByteBuffer header = ByteBuffer.allocateDirect(PIECE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        private int recvId;
+        private long position;
+        private int left;
+        /** The receive's own memory the current piece is read into, or null (staging). */
+        private ByteBuffer direct;
+        /** This connection's view of the sink's memory (made at the first piece read straight into it). */
+        private ByteBuffer view;
+
+        In(SocketChannel channel) {
+            this.channel = channel;
+            random.nextBytes(challenge);
+            small.put(challenge).flip(); // the challenge, written first
+        }
+
+        /** Moves this connection on; returns the work done, or -1 when it is closed. */
+        int read(Sink sink) {
+            try {
+                if (src < 0) {
+                    return handshake();
+                }
+                return pieces(sink);
+            } catch (IOException e) {
+                closeQuietly(channel);
+                if (src >= 0 && !closed) {
+                    lost.lost(src, "the bulk connection from rank " + src + " broke: " + e.getMessage());
+                }
+                return -1;
+            }
+        }
+
+        private int handshake() throws IOException {
+            if (!challenged) {
+                channel.write(small);
+                if (small.hasRemaining()) {
+                    return 0;
+                }
+                challenged = true;
+                small = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
+            }
+            int n = channel.read(small);
+            if (n < 0) {
+                closeQuietly(channel);
+                return -1;
+            }
+            if (small.hasRemaining()) {
+                return n > 0 ? 1 : 0;
+            }
+            small.flip();
+            int magic = small.getInt();
+            int from = small.getInt();
+            int to = small.getInt();
+            byte[] mac = new byte[32];
+            small.get(mac);
+            String why = magic != MAGIC ? "not a HyMPJ bulk connection"
+                : to != rank ? "addressed to rank " + to
+                : from < 0 || from >= peerAddresses.length || peerAddresses[from] == null ? "from rank " + from
+                    + ", not a rank of another host"
+                : !key.verify(helloData(from, to, challenge), mac) ? "wrong job key"
+                : connectedFrom(from) ? "a second connection from rank " + from : null;
+            if (why != null) {
+                refused++;
+                LOG.warn("rank {}: refused a bulk connection from {}: {}", rank, channel.getRemoteAddress(), why);
+                closeQuietly(channel);
+                return -1;
+            }
+            src = from;
+            staging = ByteBuffer.allocateDirect(READ_STAGING);
+            stagingAddress = BufferUtil.address(staging);
+            small = null;
+            return 1;
+        }
+
+        private boolean connectedFrom(int from) {
+            for (In in : ins) {
+                if (in != this && in.src == from) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private int pieces(Sink sink) throws IOException {
+            int work = 0;
+            while (true) {
+                if (left == 0) {
+                    int n = channel.read(header);
+                    if (n < 0) {
+                        return ended(header.position() > 0);
+                    }
+                    if (header.hasRemaining()) {
+                        return work;
+                    }
+                    header.flip();
+                    recvId = header.getInt(0);
+                    left = header.getInt(4);
+                    position = header.getLong(8);
+                    header.clear();
+                    if (left <= 0) {
+                        throw new IOException("a piece header of " + left + " bytes");
+                    }
+                    long at = sink.into(src, recvId, position, left);
+                    direct = null;
+                    if (at >= 0) {
+                        if (view == null) {
+                            view = sink.memory().duplicate();
+                        }
+                        view.limit(Math.toIntExact(at + left)).position((int) at);
+                        direct = view;
+                    }
+                }
+                if (direct != null) {
+                    int n = channel.read(direct);
+                    if (n < 0) {
+                        return ended(true);
+                    }
+                    if (n == 0) {
+                        return work;
+                    }
+                    left -= n;
+                    position += n;
+                    sink.arrived(src, recvId, n);
+                    work++;
+                    continue;
+                }
+                staging.clear().limit(Math.min(left, READ_STAGING));
+                int n = channel.read(staging);
+                if (n < 0) {
+                    return ended(true);
+                }
+                if (n == 0) {
+                    return work;
+                }
+                sink.piece(src, recvId, position, stagingAddress, n);
+                position += n;
+                left -= n;
+                work++;
+            }
+        }
+
+        /** The sender closed its end: quietly between pieces, a lost peer in the middle of one. */
+        private int ended(boolean midPiece) throws IOException {
+            if (midPiece || left > 0) {
+                throw new IOException("closed in the middle of a piece");
+            }
+            closeQuietly(channel);
+            return -1;
+        }
+    }
+
+    // ---------------------------------------------------------------- one outgoing connection
+
+    /**
+     * The connection to one receiver: made without blocking (connect, challenge, hello), then one
+     * piece at a time from a staging buffer — {@link #claim} gives the payload's address when the
+     * previous piece is written, {@link #commit} sends it.
+     */
+    public final class Out {
+        private final int peer;
+        private final int port;
+        private SocketChannel channel;
+        private int state; // 0 connecting, 1 reading the challenge, 2 writing the hello, 3 ready, -1 failed
+        private final ByteBuffer small = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
+        private final ByteBuffer staging = ByteBuffer.allocateDirect(PIECE_HEADER + PIECE_PAYLOAD)
+            .order(ByteOrder.LITTLE_ENDIAN);
+        private final long stagingAddress = BufferUtil.address(staging);
+        /** The header and the caller's bytes of a piece sent from its own memory ({@link #send}). */
+        private final ByteBuffer[] gather = {ByteBuffer.allocateDirect(PIECE_HEADER).order(ByteOrder.LITTLE_ENDIAN), null};
+        /** This connection's view of the memory {@link #send} takes bytes from, and that memory. */
+        private ByteBuffer view;
+        private ByteBuffer viewOf;
+        private boolean counted;
+
+        Out(int peer, int port) {
+            this.peer = peer;
+            this.port = port;
+            staging.limit(0);
+            try {
+                channel = SocketChannel.open();
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                channel.setOption(StandardSocketOptions.SO_SNDBUF, socketBuffer);
+                channel.bind(new InetSocketAddress(localAddress, 0));
+                if (channel.connect(new InetSocketAddress(peerAddresses[peer], port))) {
+                    state = 1;
+                }
+                small.limit(CHALLENGE);
+            } catch (IOException | RuntimeException e) {
+                fail("cannot connect to rank " + peer + "'s bulk socket at " + peerAddresses[peer] + ":" + port + ": "
+                    + e.getMessage());
+            }
+            busyChanged();
+        }
+
+        boolean busy() {
+            return state >= 0 && (state < 3 || staging.hasRemaining() || gather[1] != null);
+        }
+
+        /** True when the connection is made and every byte given to it is written (a {@link #send}'s memory is free again). */
+        public boolean idle() {
+            return advance() >= 0 && state == 3 && !staging.hasRemaining() && gather[1] == null;
+        }
+
+        /**
+         * Sends {@code length} bytes at {@code offset} of {@code memory} (not to be touched until
+         * {@link #idle}) as bytes [position, position + length) of receive {@code recvId}, without a
+         * copy of ours. Only when {@link #idle}.
+         */
+        public void send(int recvId, long position, ByteBuffer memory, int offset, int length) {
+            if (viewOf != memory) {
+                view = memory.duplicate();
+                viewOf = memory;
+            }
+            view.limit(offset + length).position(offset);
+            ByteBuffer h = gather[0];
+            h.clear();
+            h.putInt(0, recvId).putInt(4, length).putLong(8, position);
+            gather[1] = view;
+            advance();
+        }
+
+        private void busyChanged() {
+            boolean b = busy();
+            if (b != counted) {
+                outsBusy += b ? 1 : -1;
+                counted = b;
+            }
+        }
+
+        /** Bytes of payload one piece takes. */
+        public int capacity() {
+            return PIECE_PAYLOAD;
+        }
+
+        /**
+         * The address to pack the next piece's payload at, or 0 while the connection is being made
+         * or the previous piece is still being written.
+         */
+        public long claim() {
+            if (!idle()) {
+                return 0;
+            }
+            return stagingAddress + PIECE_HEADER;
+        }
+
+        /** Sends the piece packed at {@link #claim}'s address: {@code length} bytes at {@code position} of receive {@code recvId}. */
+        public void commit(int recvId, long position, int length) {
+            staging.clear();
+            staging.putInt(0, recvId).putInt(4, length).putLong(8, position);
+            staging.limit(PIECE_HEADER + length);
+            advance();
+        }
+
+        /** Moves the connection on (connect, handshake, write); returns the work done, -1 once failed. */
+        int advance() {
+            if (state < 0) {
+                return -1;
+            }
+            int work = 0;
+            try {
+                if (state == 0) {
+                    if (!channel.finishConnect()) {
+                        return 0;
+                    }
+                    state = 1;
+                    work++;
+                }
+                if (state == 1) {
+                    int n = channel.read(small);
+                    if (n < 0) {
+                        throw new IOException("closed before its challenge");
+                    }
+                    if (small.hasRemaining()) {
+                        return work;
+                    }
+                    byte[] challenge = new byte[CHALLENGE];
+                    small.flip().get(challenge);
+                    small.clear();
+                    small.putInt(MAGIC).putInt(rank).putInt(peer).put(key.mac(helloData(rank, peer, challenge))).flip();
+                    state = 2;
+                    work++;
+                }
+                if (state == 2) {
+                    channel.write(small);
+                    if (small.hasRemaining()) {
+                        return work;
+                    }
+                    state = 3;
+                    work++;
+                }
+                if (staging.hasRemaining() && channel.write(staging) > 0) {
+                    work++;
+                }
+                if (gather[1] != null) {
+                    if (channel.write(gather) > 0) {
+                        work++;
+                    }
+                    if (!gather[1].hasRemaining()) {
+                        gather[1] = null;
+                    }
+                }
+                return work;
+            } catch (IOException e) {
+                fail("the bulk connection to rank " + peer + " broke: " + e.getMessage());
+                return -1;
+            } finally {
+                busyChanged();
+            }
+        }
+
+        private void fail(String why) {
+            state = -1;
+            if (channel != null) {
+                closeQuietly(channel);
+            }
+            busyChanged();
+            if (!closed) {
+                lost.lost(peer, why);
+            }
+        }
+
+        void close() {
+            state = -1;
+            busyChanged();
+            if (channel != null) {
+                closeQuietly(channel);
+            }
+        }
+    }
+}
