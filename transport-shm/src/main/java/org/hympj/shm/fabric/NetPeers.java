@@ -122,9 +122,9 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
         return endpoint.inbound(peer);
     }
 
-    /** Connections refused so far (wrong key, not of this job). */
+    /** Connections refused so far (wrong key, not of this job), on the network transport and the bulk sockets. */
     public int refused() {
-        return endpoint.refused();
+        return endpoint.refused() + bulk.refused();
     }
 
     /** Ends every connection with a goodbye after what was written before it, and leaves the driver. */

@@ -20,9 +20,11 @@ import org.hympj.shm.launch.Launcher;
  * A rank of a job on 2 local hosts while a process outside the job ({@link StraySender}, started
  * by rank 0) connects to the ranks of host 1 without the job's key: those ranks refuse it, no
  * packet of it is delivered (its packet would break the sequence of rank 0's messages), and the
- * job goes on — a ring exchange checked byte by byte. Every rank also lists the sockets of its
- * host's agent and its own (one of them runs the host's media driver): UDP only, each bound to
- * 127.0.0.1, none listening on TCP.
+ * job goes on — a ring exchange checked byte by byte. Then a stray TCP client connects to the
+ * bulk socket of a rank of host 1 (the socket its 100 KB receive from host 0 opened) and answers
+ * the challenge without the key: refused, and the next large exchange arrives intact. Every rank
+ * also lists the sockets of its host's agent and its own (one of them runs the host's media
+ * driver): UDP bound to 127.0.0.1, and no TCP listener but a rank's own bulk socket, on 127.0.0.1.
  */
 public final class SecurityRank {
     public static void main(String[] args) throws Exception {
@@ -39,17 +41,20 @@ public final class SecurityRank {
             int to = (rank + 1) % size;
             int from = (rank - 1 + size) % size;
             for (int n : new int[] {8, 100_000}) {
-                byte[] out = new byte[n];
-                for (int i = 0; i < n; i++) {
-                    out[i] = (byte) (rank + i);
-                }
-                byte[] in = new byte[n];
-                w.sendrecv(out, 0, n, Datatype.BYTE, to, 1, in, 0, n, Datatype.BYTE, from, 1);
-                for (int i = 0; i < n; i++) {
-                    if (in[i] != (byte) (from + i)) {
-                        throw new AssertionError("byte " + i + " of " + n + " from " + from);
-                    }
-                }
+                exchange(w, rank, to, from, n);
+            }
+            int strayAt = layout.firstRank(1);
+            Thread strayClient = null;
+            if (rank == strayAt) {
+                int port = ((ShmMpj) mpj).engine().fabric().netBulk().port();
+                strayClient = new Thread(() -> strayBulk(port, rank), "stray bulk client");
+                strayClient.start();
+                Thread.sleep(200); // connected before the exchange below makes the rank accept
+            }
+            w.barrier();
+            exchange(w, rank, to, from, 300_000); // the bulk socket is read again: the stray's hello is checked then
+            if (strayClient != null) {
+                strayClient.join(30_000);
             }
             System.out.println("PASS exchange");
             if (layout.hostOf(rank) == 1) {
@@ -65,6 +70,48 @@ public final class SecurityRank {
             w.barrier();
         }
         System.out.println("PASS finalize");
+    }
+
+    private static void exchange(Comm w, int rank, int to, int from, int n) {
+        byte[] out = new byte[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = (byte) (rank + i);
+        }
+        byte[] in = new byte[n];
+        w.sendrecv(out, 0, n, Datatype.BYTE, to, 1, in, 0, n, Datatype.BYTE, from, 1);
+        for (int i = 0; i < n; i++) {
+            if (in[i] != (byte) (from + i)) {
+                throw new AssertionError("byte " + i + " of " + n + " from " + from);
+            }
+        }
+    }
+
+    /**
+     * A client outside the job at {@code port} (rank {@code rank}'s bulk socket), on a thread of
+     * its own (the rank's thread answers it, in its progress passes): it reads the challenge,
+     * answers as rank 0 with a MAC made without the key and sends a piece; the rank must close
+     * the connection without taking the piece.
+     */
+    private static void strayBulk(int port, int rank) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(20_000);
+            byte[] challenge = s.getInputStream().readNBytes(16);
+            java.nio.ByteBuffer hello = java.nio.ByteBuffer.allocate(44 + 16 + 64);
+            hello.putInt(0x4842554c).putInt(0).putInt(rank).put(new byte[32]); // the magic, "rank 0", a made-up MAC
+            hello.order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0).putInt(64).putLong(0).put(new byte[64]);
+            s.getOutputStream().write(hello.array());
+            s.getOutputStream().flush();
+            int after;
+            try {
+                after = s.getInputStream().read(); // the rank refuses: it closes the connection
+            } catch (java.net.SocketException reset) {
+                after = -1; // closed with the stray's piece unread: a reset
+            }
+            System.out.println("STRAY bulk challenge " + challenge.length + " answered, then " + (after < 0
+                ? "closed" : "read " + after));
+        } catch (IOException e) {
+            System.out.println("STRAY bulk failed: " + e);
+        }
     }
 
     private static void stray(HostLayout layout) throws IOException, InterruptedException {
@@ -125,14 +172,18 @@ public final class SecurityRank {
             }
         }
         int listen = 0;
+        boolean listenLoopback = true;
         for (String table : new String[] {"tcp", "tcp6"}) {
             for (String[] row : rows("/proc/net/" + table)) {
                 if (inodes.contains(row[9]) && row[3].equals("0A")) {
                     listen++;
+                    // 127.0.0.1, in the IPv4 table or IPv4-mapped in the IPv6 one (Java's sockets are dual-stack)
+                    listenLoopback &= row[1].startsWith("0100007F:") || row[1].startsWith("0000000000000000FFFF00000100007F:");
                 }
             }
         }
-        return "udp=" + udp + " loopback-only=" + loopback + " tcp-listen=" + listen;
+        return "udp=" + udp + " loopback-only=" + loopback + " tcp-listen=" + listen + " tcp-loopback-only="
+            + listenLoopback;
     }
 
     private static List<String[]> rows(String file) throws IOException {
