@@ -98,6 +98,9 @@ public final class WarmUp {
             segLargeOut = world.alloc(Primitive.BYTE, LARGE);
             segLargeIn = world.alloc(Primitive.BYTE, LARGE);
         }
+        // a neighbour on another host: large messages from arrays go over the bulk sockets as
+        // pieces packed and unpacked (NetBulk), as often as the segment's 64 KiB pair below
+        boolean remote = !world.engine.fabric().local(right) || !world.engine.fabric().local(left);
         Request[] pair = new Request[2];
         long[] mine = new long[2];
         long[] all = new long[2];
@@ -120,6 +123,9 @@ public final class WarmUp {
                     // the bulk eager path (piped when every rank has a core) as often as the rest:
                     // every 25th was too rare for C2, which then compiled it in a program's first batches
                     blockingPair(world, sendsFirst, large, largeBack, JobConfig.PIPE_FROM, right, left);
+                    if (remote) {
+                        blockingPair(world, sendsFirst, large, largeBack, BULK, right, left);
+                    }
                     if (i % 25 == 0) {
                         // the bulk eager path, and above the eager limit the rendezvous
                         world.sendrecv(large, 0, BULK, Datatype.BYTE, right, TAG, largeBack, 0, BULK, Datatype.BYTE,
