@@ -9,7 +9,6 @@ import org.hympj.shm.fabric.BulkInbound;
 import org.hympj.shm.fabric.BulkOutbound;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
-import org.hympj.net.NetBulk;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,10 +19,10 @@ import org.slf4j.LoggerFactory;
  * its own segment then FIN, or a stream of pieces (FRAG_BULK through the bulk region, FRAG in
  * the ring while the bulk region is full); a receive buffer shorter than the message accepts
  * what fits and reports truncation. A striped message goes as two parts, one per fabric. From a
- * sender on another host the pieces come over the receiver's bulk socket ({@link NetBulk}) when
+ * sender on another host the pieces come over the receiver's bulk socket ({@link NetPieces}) when
  * the message is large enough, else in the network's packet ring.
  */
-final class RendezvousProtocol implements NetBulk.Sink {
+final class RendezvousProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(RendezvousProtocol.class);
     /** From this many bytes a message from another host comes over the bulk sockets, not Aeron. */
     static final long NET_BULK_FROM = 16 << 10;
@@ -44,7 +43,7 @@ final class RendezvousProtocol implements NetBulk.Sink {
     private final int bulkChunk;
     private final int fragPayload;
     /** The bulk sockets between hosts (null on one host, or under a model: virtual time books the ring's pieces). */
-    private NetBulk netBulk;
+    private NetPieces net;
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
@@ -66,17 +65,19 @@ final class RendezvousProtocol implements NetBulk.Sink {
         this.typedPulls = pullable && typedPulls;
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
-        this.netBulk = fabric.channels() == 1 && !pacing.modelled() ? fabric.netBulk() : null;
+        // on one host no class of transport-net is loaded (docs/ARCHITECTURE.md)
+        this.net = !fabric.singleHost() && fabric.channels() == 1 && !pacing.modelled()
+            ? NetPieces.of(this, fabric, packer, outbound) : null;
     }
 
     /** True when the bulk sockets have something to do in a pass. */
     boolean netBusy() {
-        return netBulk != null && netBulk.busy();
+        return net != null && net.busy();
     }
 
     /** Reads and writes the bulk sockets; returns the work done. */
     int pollNet() {
-        return netBulk.poll(this);
+        return net.poll();
     }
 
     /** True when a receiver may pull data out of the sender's segment (native, one channel; on one host). */
@@ -211,7 +212,7 @@ final class RendezvousProtocol implements NetBulk.Sink {
                 c.end = to;
                 c.visibleAt = s.visibleAt;
                 c.senderDoneAt = s.senderDoneAt;
-                c.netPort = netBulk != null ? netPort : 0;
+                c.netPort = net != null ? netPort : 0;
                 outbound.enqueue(channel, src, c); // streamed by the outbound flush, in order
             }
         }
@@ -224,7 +225,7 @@ final class RendezvousProtocol implements NetBulk.Sink {
      */
     boolean emitStream(StreamCursor c) {
         if (c.netPort != 0) {
-            return emitNet(c);
+            return net.emit(c);
         }
         SendReq s = c.owner;
         RingBuffer ring = fabric.ring(c.channel, s.dest);
@@ -268,54 +269,13 @@ final class RendezvousProtocol implements NetBulk.Sink {
         return true;
     }
 
-    /**
-     * Streams one part to a receiver on another host over its bulk socket: pieces packed into the
-     * connection's staging buffer, each written as the socket takes it. True when the part is
-     * packed (the last piece may still be on its way out: the connection writes it in later passes).
-     */
-    private boolean emitNet(StreamCursor c) {
-        SendReq s = c.owner;
-        NetBulk.Out link = netBulk.out(s.dest, c.netPort);
-        if (s.buf.segOffset >= 0) {
-            // contiguous in our segment: the socket takes the bytes from there, no copy of ours;
-            // the part is done when they are written (the program may then reuse its buffer)
-            if (c.pos < c.end) {
-                if (!link.idle()) {
-                    return false;
-                }
-                link.send(s.recvId, c.pos, fabric.ownSegment(), Math.toIntExact(s.buf.segOffset + c.pos),
-                    Math.toIntExact(c.end - c.pos));
-                outbound.wrote();
-                c.pos = c.end;
-            }
-            if (!link.idle()) {
-                return false;
-            }
-            partDone(s, c.senderDoneAt);
-            return true;
-        }
-        while (c.pos < c.end) {
-            long addr = link.claim();
-            if (addr == 0) {
-                return false; // connecting, or the previous piece not yet written: a later pass goes on
-            }
-            int chunk = (int) Math.min(link.capacity(), c.end - c.pos);
-            packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, addr, chunk);
-            link.commit(s.recvId, c.pos, chunk);
-            outbound.wrote();
-            c.pos += chunk;
-        }
-        partDone(s, c.senderDoneAt);
-        return true;
-    }
-
     /** The receiver pulled the data out of our segment. */
     void onAck(DirectBuffer buffer, int index) {
         finishSend(sends.get(buffer.getInt(index + Packets.ACK_SEND_ID_OFFSET)));
     }
 
     /** One part of a rendezvous send is written; the send completes with its last part. */
-    private void partDone(SendReq s, long senderDoneAt) {
+    void partDone(SendReq s, long senderDoneAt) {
         s.partsDoneAt = Math.max(s.partsDoneAt, senderDoneAt);
         if (--s.partsLeft == 0) {
             s.senderDoneAt = s.partsDoneAt;
@@ -421,19 +381,19 @@ final class RendezvousProtocol implements NetBulk.Sink {
      * socket (opened now if it is not yet) for a large message, else the packet ring (-1).
      */
     private long netDestination(RecvReq r, long accept) {
-        if (netBulk == null || accept < NET_BULK_FROM) {
+        if (net == null || accept < NET_BULK_FROM) {
             return -1;
         }
         int port;
         try {
-            port = netBulk.port();
+            port = net.port();
         } catch (IllegalStateException e) {
             LOG.warn("{}; large messages from other hosts come over the network's packet rings instead", e.getMessage());
-            netBulk = null;
+            net = null;
             return -1;
         }
         r.netBulk = true;
-        netBulk.expect(1);
+        net.expect(1);
         return Packets.ctsNetPort(port);
     }
 
@@ -544,33 +504,8 @@ final class RendezvousProtocol implements NetBulk.Sink {
         pieceArrived(r, n, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
     }
 
-    /** A piece read from the bulk socket of a sender on another host ({@link NetBulk#poll}). */
-    @Override
-    public void piece(int src, int recvId, long position, long address, int length) {
-        RecvReq r = netReceive(src, recvId, position, length);
-        packer.unpack(null, address, length, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, position);
-        pieceArrived(r, length, 0);
-    }
-
-    @Override
-    public java.nio.ByteBuffer memory() {
-        return fabric.ownSegment();
-    }
-
-    /** A receive contiguous in our segment takes the socket's bytes straight into place. */
-    @Override
-    public long into(int src, int recvId, long position, int length) {
-        RecvReq r = netReceive(src, recvId, position, length);
-        return r.buf.segOffset >= 0 ? r.buf.segOffset + position : -1;
-    }
-
-    @Override
-    public void arrived(int src, int recvId, int length) {
-        pieceArrived(recvs.get(recvId), length, 0);
-    }
-
     /** The receive a piece from {@code src} over the bulk socket is for, checked. */
-    private RecvReq netReceive(int src, int recvId, long position, int length) {
+    RecvReq netReceive(int src, int recvId, long position, int length) {
         RecvReq r = recvId >= 0 ? recvs.get(recvId) : null;
         if (r == null || !r.netBulk || r.matchedSource != src || position < 0 || position + length > r.accept) {
             throw new MpjException("internal: rank " + src + " sent " + length + " bytes at " + position
@@ -589,7 +524,7 @@ final class RendezvousProtocol implements NetBulk.Sink {
      * {@code n} bytes of a rendezvous receive are in (a streamed piece, or a put's completion
      * notice): the receive completes with its last bytes, at the latest part's instant (0: now).
      */
-    private void pieceArrived(RecvReq r, long n, long vis) {
+    void pieceArrived(RecvReq r, long n, long vis) {
         r.received += n;
         if (vis - r.visibleAt > 0) {
             r.visibleAt = vis;
@@ -597,7 +532,7 @@ final class RendezvousProtocol implements NetBulk.Sink {
         if (r.received == r.accept) {
             if (r.netBulk) {
                 r.netBulk = false;
-                netBulk.expect(-1);
+                net.expect(-1);
             }
             long at = r.visibleAt;
             r.visibleAt = 0;

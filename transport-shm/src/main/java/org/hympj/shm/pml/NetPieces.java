@@ -1,0 +1,119 @@
+package org.hympj.shm.pml;
+
+import java.nio.ByteBuffer;
+import org.hympj.net.NetBulk;
+import org.hympj.shm.fabric.Packer;
+import org.hympj.shm.fabric.ShmFabric;
+
+/**
+ * The rendezvous protocol's data on the bulk sockets between hosts ({@link NetBulk}): the sender's
+ * pieces of a stream to a receiver on another host, and the receiver's pieces read from its
+ * connections. Made only for a job on several hosts, so that a job on one host loads no class of
+ * transport-net (docs/ARCHITECTURE.md).
+ */
+final class NetPieces implements NetBulk.Sink {
+    private final RendezvousProtocol rendezvous;
+    private final NetBulk bulk;
+    private final ShmFabric fabric;
+    private final Packer packer;
+    private final OutboundQueues outbound;
+
+    private NetPieces(RendezvousProtocol rendezvous, NetBulk bulk, ShmFabric fabric, Packer packer,
+                      OutboundQueues outbound) {
+        this.rendezvous = rendezvous;
+        this.bulk = bulk;
+        this.fabric = fabric;
+        this.packer = packer;
+        this.outbound = outbound;
+    }
+
+    /** The bulk sockets' side of {@code rendezvous}, or null when the fabric has none. */
+    static NetPieces of(RendezvousProtocol rendezvous, ShmFabric fabric, Packer packer, OutboundQueues outbound) {
+        NetBulk b = fabric.netBulk();
+        return b == null ? null : new NetPieces(rendezvous, b, fabric, packer, outbound);
+    }
+
+    boolean busy() {
+        return bulk.busy();
+    }
+
+    int poll() {
+        return bulk.poll(this);
+    }
+
+    /** This rank's bulk port (the socket opened at the first call). @throws IllegalStateException if it cannot be */
+    int port() {
+        return bulk.port();
+    }
+
+    /** A receive cleared to come this way ({@code +1}), or complete ({@code -1}). */
+    void expect(int delta) {
+        bulk.expect(delta);
+    }
+
+    /**
+     * Streams one part to a receiver on another host over its bulk socket: pieces packed into the
+     * connection's staging buffer, each written as the socket takes it; or, contiguous in our
+     * segment, the bytes written from there. True when the part is done (packed, or written).
+     */
+    boolean emit(StreamCursor c) {
+        SendReq s = c.owner;
+        NetBulk.Out link = bulk.out(s.dest, c.netPort);
+        if (s.buf.segOffset >= 0) {
+            // no copy of ours: the part is done when the socket has taken the bytes (the program
+            // may then reuse its buffer)
+            if (c.pos < c.end) {
+                if (!link.idle()) {
+                    return false;
+                }
+                link.send(s.recvId, c.pos, fabric.ownSegment(), Math.toIntExact(s.buf.segOffset + c.pos),
+                    Math.toIntExact(c.end - c.pos));
+                outbound.wrote();
+                c.pos = c.end;
+            }
+            if (!link.idle()) {
+                return false;
+            }
+            rendezvous.partDone(s, c.senderDoneAt);
+            return true;
+        }
+        while (c.pos < c.end) {
+            long addr = link.claim();
+            if (addr == 0) {
+                return false; // connecting, or the previous piece not yet written: a later pass goes on
+            }
+            int chunk = (int) Math.min(link.capacity(), c.end - c.pos);
+            packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, addr, chunk);
+            link.commit(s.recvId, c.pos, chunk);
+            outbound.wrote();
+            c.pos += chunk;
+        }
+        // the last piece may still be on its way out: the connection writes it in later passes
+        rendezvous.partDone(s, c.senderDoneAt);
+        return true;
+    }
+
+    @Override
+    public void piece(int src, int recvId, long position, long address, int length) {
+        RecvReq r = rendezvous.netReceive(src, recvId, position, length);
+        packer.unpack(null, address, length, r.buf.base, r.buf.addr, r.buf.type, r.buf.count, position);
+        rendezvous.pieceArrived(r, length, 0);
+    }
+
+    @Override
+    public ByteBuffer memory() {
+        return fabric.ownSegment();
+    }
+
+    /** A receive contiguous in our segment takes the socket's bytes straight into place. */
+    @Override
+    public long into(int src, int recvId, long position, int length) {
+        RecvReq r = rendezvous.netReceive(src, recvId, position, length);
+        return r.buf.segOffset >= 0 ? r.buf.segOffset + position : -1;
+    }
+
+    @Override
+    public void arrived(int src, int recvId, int length) {
+        rendezvous.pieceArrived(rendezvous.netReceive(src, recvId, 0, 0), length, 0);
+    }
+}
