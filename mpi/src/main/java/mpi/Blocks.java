@@ -127,16 +127,41 @@ final class Blocks {
         if (count == 0 || displs.length == 0) {
             return;
         }
-        long end = 0;
-        for (int b = 0; b < displs.length; b++) {
-            end = Math.max(end, (long) displs[b] + lens[b]);
-        }
-        long last = offset + (long) (count - 1) * extent + end;
+        long last = offset + span(count);
         int length = Array.getLength(buf);
         if (last > length) {
             throw new MPIException(call + ": offset " + offset + " + " + count + " items of " + t + " reach element "
                 + last + ", past the end of buf (length " + length + ")");
         }
+    }
+
+    /** Elements from the first item's position to the end of the last item's last block ({@code count} > 0). */
+    private long span(int count) {
+        long end = 0;
+        for (int b = 0; b < displs.length; b++) {
+            end = Math.max(end, (long) displs[b] + lens[b]);
+        }
+        return (long) (count - 1) * extent + end;
+    }
+
+    /**
+     * A user function applied to packed items as MPI hands it items: {@code elements} packed
+     * elements of {@code in} (from {@code ii}) and of {@code inout} (from {@code io}) are put back
+     * in this layout in two scratch arrays, the function combines them there
+     * ({@code inout = in op inout}, with {@code t} as its datatype), and the result is packed back
+     * into {@code inout}. The core hands a user function whole vectors, so {@code elements} holds
+     * whole items.
+     */
+    void callInLayout(User_function f, Object in, int ii, Object inout, int io, int elements, Datatype t) {
+        int items = size == 0 ? 0 : elements / size;
+        int span = items == 0 ? 0 : Math.toIntExact(span(items));
+        Class<?> kind = in.getClass().getComponentType();
+        Object a = Array.newInstance(kind, span);
+        Object b = Array.newInstance(kind, span);
+        unpack(in, ii, elements, a, 0, items);
+        unpack(inout, io, elements, b, 0, items);
+        f.Call(a, 0, b, 0, items, t);
+        packInto(b, 0, items, inout, io);
     }
 
     /** Visits the blocks of {@code count} items from {@code offset}, in order. */

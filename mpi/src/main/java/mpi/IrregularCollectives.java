@@ -4,7 +4,8 @@ import org.hympj.api.PersistentRequest;
 
 /**
  * The collectives with an irregular type (Indexed, Hindexed, Struct … of primitives: {@link Blocks})
- * on either side, the reductions of them with a predefined op, and the broadcast: a sender packs
+ * on either side, the reductions of them (a predefined op element by element, a user op on the items
+ * put back in the type's layout: {@link Op#coreInLayout}), and the broadcast: a sender packs
  * its items into a contiguous array of the element kind, the core's collective of the same name
  * moves (or reduces) the packed elements, and a receiver unpacks each rank's block to its place —
  * one copy more on each side than a core datatype takes, as for point-to-point. Counts and
@@ -284,19 +285,22 @@ final class IrregularCollectives {
     // ---------------------------------------------------------------- reductions (predefined ops)
 
     /**
-     * The core op for an element-wise reduction of packed items: a predefined op combines
-     * element by element, so it may reduce the packed elements; a user function is handed items
-     * of the type's layout in mpiJava, and pairs need their (value, index) layout: both refused.
+     * The core op for a reduction of packed items: a predefined op combines element by element,
+     * so it reduces the packed elements; a user op is handed the items put back in the type's
+     * layout ({@link Op#coreInLayout}); pairs (MINLOC, MAXLOC) need their (value, index) layout,
+     * which packing an irregular type does not keep: refused.
      */
     private static org.hympj.api.Op elementwise(String call, Op op, Datatype t) {
         if (op == null) {
             throw new MPIException(call + ": op must not be null");
         }
         org.hympj.api.Op o = op.predefined();
-        if (o == null || o == org.hympj.api.Op.MINLOC || o == org.hympj.api.Op.MAXLOC) {
-            throw MPIException.notSupported(call + " of " + t + " with " + (o == null ? "a user op" : "op " + op),
-                "an irregular type is packed into contiguous elements, which a predefined op other than MINLOC and "
-                    + "MAXLOC combines element by element; a user function expects the type's own layout");
+        if (o == null) {
+            return op.coreInLayout(t);
+        }
+        if (o == org.hympj.api.Op.MINLOC || o == org.hympj.api.Op.MAXLOC) {
+            throw MPIException.notSupported(call + " of " + t + " with op " + op, "an irregular type is packed into "
+                + "contiguous elements; MINLOC and MAXLOC need (value, index) pairs of a pair type (INT2, DOUBLE2 …)");
         }
         return o;
     }

@@ -55,6 +55,22 @@ public class Op {
         function.Call(in, ii, inout, io, count, type);
     }
 
+    /**
+     * The core operation for a user op on items of an irregular type (Indexed, Struct …): the core
+     * reduces their packed elements, and the user function is handed them put back in the type's
+     * layout ({@link Blocks#callInLayout}), as MPI hands a user function items as they lie in memory.
+     */
+    org.hympj.api.Op coreInLayout(Datatype type) {
+        if (type != lastType) {
+            Datatype t = type;
+            Blocks layout = type.blocks;
+            lastCore = org.hympj.api.Op.user((in, ii, inout, io, count, p) ->
+                layout.callInLayout(function, in, ii, inout, io, count, t), commute);
+            lastType = type;
+        }
+        return lastCore;
+    }
+
     /** The core operation of a predefined op, null for a user op (an element-wise reduction of packed items). */
     org.hympj.api.Op predefined() {
         return core;

@@ -1406,13 +1406,34 @@ public class Conformance {
         double[] mineRsb = {-5, -5, -5};
         world.Reduce_scatter_block(items, 0, mineRsb, 0, 1, dx, MPI.SUM);
         Ring.check(Arrays.equals(mineRsb, mineRs), "Reduce_scatter_block of Indexed: " + Arrays.toString(mineRsb));
-        Op userSum = new Op(new User_function() {
+        // a user op sees the items in the type's layout (elements 2 and 0 of each item of dx, extent 3): this one
+        // adds at element 2 and keeps the larger at element 0, and is not commutative (applied in rank order)
+        boolean[] sawLayout = {true};
+        Op sumAndMax = new Op(new User_function() {
             @Override
-            public void Call(Object in, int io, Object inout, int ioo, int n, Datatype type) {
+            public void Call(Object in, int ii, Object inout, int io, int n, Datatype type) {
+                double[] a = (double[]) in;
+                double[] b = (double[]) inout;
+                sawLayout[0] &= type == dx && a.length >= ii + 3 * (n - 1) + 3;
+                for (int j = 0; j < n; j++) {
+                    b[io + 3 * j + 2] += a[ii + 3 * j + 2];
+                    b[io + 3 * j] = Math.max(a[ii + 3 * j], b[io + 3 * j]);
+                }
             }
-        }, true);
-        MPIException userOp = expectError("Allreduce", () -> world.Allreduce(dv, 0, sumAll, 0, 1, dx, userSum));
-        Ring.check(userOp.getMessage().contains("not supported"), "a user op on Indexed says why: " + userOp.getMessage());
+        }, false);
+        double[] twoItems = {me + 1, -1, 10 * (me + 1), 2 * (me + 1), -1, 20 * (me + 1)};
+        double[] userAll = {-5, -5, -5, -5, -5, -5};
+        world.Allreduce(twoItems, 0, userAll, 0, 2, dx, sumAndMax);
+        Ring.check(sawLayout[0] && userAll[0] == size && userAll[2] == 10 * s1 && userAll[3] == 2 * size
+            && userAll[5] == 20 * s1 && userAll[1] == -5 && userAll[4] == -5, "Allreduce of Indexed with a user op: "
+            + Arrays.toString(userAll));
+        double[] userScan = {-5, -5, -5, -5, -5, -5};
+        world.Scan(twoItems, 0, userScan, 0, 2, dx, sumAndMax);
+        Ring.check(userScan[0] == me + 1 && userScan[2] == 10 * upTo && userScan[5] == 20 * upTo && userScan[1] == -5,
+            "Scan of Indexed with a user op: " + Arrays.toString(userScan));
+        Op maxloc = MPI.MAXLOC;
+        MPIException pairOp = expectError("Allreduce", () -> world.Allreduce(dv, 0, sumAll, 0, 1, dx, maxloc));
+        Ring.check(pairOp.getMessage().contains("MAXLOC"), "MAXLOC on Indexed says why: " + pairOp.getMessage());
         // the facade's own root-side checks (a buffer of the wrong kind at the root) keep the others in step too
         try {
             world.Gather(new int[] {me}, 0, 1, MPI.INT, new int[size], 0, 1, me == root ? MPI.BOOLEAN : MPI.INT, root);
