@@ -389,9 +389,9 @@ final class NbcCollectives {
                                 String name) {
         int nd = cart.ndims();
         int blocks = 2 * nd;
+        int tag = tags(blocks); // first, as every collective here: a call refused at some ranks keeps the tags in step
         Args.buffer(name + " (send)", sendBuf, sendOffset, count(name, sendCount, blocks), sendType, comm.segment);
         Args.buffer(name + " (receive)", recvBuf, recvOffset, count(name, recvCount, blocks), recvType, comm.segment);
-        int tag = tags(blocks);
         NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
         for (int d = 0; d < nd; d++) {
             org.hympj.api.CartComm.Shift s = cart.shift(d, 1);
