@@ -71,12 +71,21 @@ public class Intracomm extends Comm {
                 color = color == MPI.UNDEFINED ? w : Math.min(color, w);
             }
             org.hympj.api.Comm c = core.split(me == MPI.UNDEFINED ? MPI.UNDEFINED : color, me);
-            if (c != null && c.size() != group.members.length) {
-                throw new MPIException("Create: the ranks passed groups that differ and overlap (this rank's has "
-                    + group.members.length + " members, " + c.size() + " ranks named the same lowest member); "
-                    + "MPI requires one group, or disjoint ones");
+            if (c == null) {
+                return null;
             }
-            return c == null ? null : new Intracomm(c, group.members.clone());
+            // every rank of the new communicator learns who is in it (all of them take part, so none
+            // waits for a rank that refused): a rank whose group differs from what the others made refuses
+            int[] made = new int[c.size()];
+            c.allgather(new int[] {this.group.members[Rank()]}, 0, 1, org.hympj.api.Datatype.INT, made, 0, 1,
+                org.hympj.api.Datatype.INT);
+            if (!java.util.Arrays.equals(made, group.members)) {
+                throw new MPIException("Create: the ranks passed groups that differ and overlap (this rank's group "
+                    + "holds world ranks " + java.util.Arrays.toString(group.members) + ", the ranks that named the "
+                    + "same lowest member make " + java.util.Arrays.toString(made) + "); MPI requires one group, or "
+                    + "disjoint ones");
+            }
+            return new Intracomm(c, group.members.clone());
         } catch (RuntimeException e) {
             throw MPIException.of("Create", e);
         }

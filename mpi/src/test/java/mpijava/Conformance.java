@@ -1018,6 +1018,19 @@ public class Conformance {
             members += w;
         }
         Ring.check(sum[0] == members, "a communicator of disjoint Create holds its group only: " + sum[0]);
+        if (size >= 3) {
+            // groups that overlap and differ with the same size: rank 0 names {0, 1}, rank 1 is outside {0, 2},
+            // ranks 2.. name {0, 2}: the split makes {0, 2}, which rank 0 refuses (its group is {0, 1})
+            int[] g = me == 0 ? new int[] {0, 1} : new int[] {0, 2};
+            try {
+                Intracomm odd = world.Create(world.Group().Incl(g));
+                Ring.check(me != 0 && (me == 1 ? odd == null : me == 2 ? odd != null : odd == null),
+                    "Create with overlapping groups at rank " + me + ": " + odd);
+            } catch (MPIException refused) {
+                Ring.check(me == 0 && refused.getMessage().contains("overlap") && refused.getMessage().contains("[0, 2]"),
+                    "Create with overlapping groups refused at " + me + ": " + refused.getMessage());
+            }
+        }
         Ring.check(MPI.NUM_OF_PROCESSORS >= 1 && MPI.queryThread() == MPI.Query_thread() && MPI.isMainThread(),
             "MPJ Express's MPI constants and thread calls");
         boolean[] other = {true};
