@@ -98,9 +98,11 @@ public final class WarmUp {
             segLargeOut = world.alloc(Primitive.BYTE, LARGE);
             segLargeIn = world.alloc(Primitive.BYTE, LARGE);
         }
-        // a neighbour on another host: large messages from arrays go over the bulk sockets as
-        // pieces packed and unpacked (NetBulk), as often as the segment's 64 KiB pair below
-        boolean remote = !world.engine.fabric().local(right) || !world.engine.fabric().local(left);
+        // a job on several hosts: large messages from arrays to another host go over the bulk sockets
+        // as pieces packed and unpacked (NetBulk), as often as the segment's 64 KiB pair below. Every
+        // rank of the job decides alike (each pair's messages must match: a rank whose neighbours are
+        // both on its host still sends and receives the pair its neighbours on a host boundary do)
+        boolean remote = !world.engine.fabric().singleHost();
         Request[] pair = new Request[2];
         long[] mine = new long[2];
         long[] all = new long[2];
