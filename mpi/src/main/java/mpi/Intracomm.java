@@ -13,6 +13,9 @@ import mpi.IrregularCollectives.Form;
  * ({@link IrregularCollectives}) in every collective, blocking, non-blocking and persistent.
  */
 public class Intracomm extends Comm {
+    /** OBJECT buffers in non-blocking and persistent collectives: their private communicator and call numbers. */
+    private ObjectNbc objectNbc;
+
     Intracomm(org.hympj.api.Comm core, int[] worldRanks) {
         super(core, worldRanks);
     }
@@ -569,6 +572,11 @@ public class Intracomm extends Comm {
             if (irregular(datatype)) {
                 return irregularCollectives().bcast(Form.STARTED, "Ibcast", buf, offset, count, datatype, root);
             }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.bcast("Ibcast", buf, offset, count, datatype, root), tag);
+            }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Ibcast", buf, datatype, true);
             return CollectiveRequests.started(core.ibcast(b.core, offset, count, datatype.core, root), b);
         } catch (RuntimeException e) {
@@ -625,6 +633,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().gather(Form.STARTED, "Igather", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.gatherv("Igather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root), tag);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igather", sendbuf, sendtype, true);
             CollectiveRequests.Side r;
@@ -649,6 +663,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().scatter(Form.STARTED, "Iscatter", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
+            if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.scatterv("Iscatter", sendbuf, sendoffset, n.uniform(sendcount, false),
+                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, tag), tag);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatter", recvbuf, recvtype, true);
             CollectiveRequests.Side s;
@@ -672,6 +692,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().allgather(Form.STARTED, "Iallgather", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.allgatherv("Iallgather", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype), tag);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgather", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgather", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.iallgather(s.core, sendoffset, sendcount, sendtype.core, r.core,
@@ -687,6 +713,13 @@ public class Intracomm extends Comm {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
                 return irregularCollectives().alltoall(Form.STARTED, "Ialltoall", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.alltoallv("Ialltoall", sendbuf, sendoffset, n.uniform(sendcount, false),
+                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
+                    n.uniform(recvcount, true), recvtype), tag);
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoall", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoall", recvbuf, recvtype, true);
@@ -704,6 +737,12 @@ public class Intracomm extends Comm {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
                 return irregularCollectives().gatherv(Form.STARTED, "Igatherv", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root);
+            }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.gatherv("Igatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, displs, recvtype, root), tag);
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
@@ -729,6 +768,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().scatterv(Form.STARTED, "Iscatterv", sendbuf, sendoffset, sendcount,
                     displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
+            if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.scatterv("Iscatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root, tag), tag);
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
             CollectiveRequests.Side s;
@@ -753,6 +798,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().allgatherv(Form.STARTED, "Iallgatherv", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.allgatherv("Iallgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, recvcount, displs, recvtype), tag);
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgatherv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgatherv", recvbuf, recvtype, true);
             return CollectiveRequests.started(core.iallgatherv(s.core, sendoffset, sendcount, sendtype.core, r.core,
@@ -768,6 +819,12 @@ public class Intracomm extends Comm {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
                 return irregularCollectives().alltoallv(Form.STARTED, "Ialltoallv", sendbuf, sendoffset, sendcount,
                     sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
+            }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.alltoallv("Ialltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype,
+                    recvbuf, recvoffset, recvcount, rdispls, recvtype), tag);
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoallv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoallv", recvbuf, recvtype, true);
@@ -798,6 +855,10 @@ public class Intracomm extends Comm {
         try {
             if (irregular(datatype)) {
                 return irregularCollectives().bcast(Form.PERSISTENT, "Bcast_init", buf, offset, count, datatype, root);
+            }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.bcast("Bcast_init", buf, offset, count, datatype, root));
             }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Bcast_init", buf, datatype, true);
             return CollectiveRequests.persistent(core.bcastInit(b.core, offset, count, datatype.core, root), b, b);
@@ -855,6 +916,11 @@ public class Intracomm extends Comm {
                 return irregularCollectives().gather(Form.PERSISTENT, "Gather_init", sendbuf, sendoffset, sendcount,
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.gatherv("Gather_init", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root));
+            }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Gather_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r;
@@ -878,6 +944,11 @@ public class Intracomm extends Comm {
             if (IrregularCollectives.involved(sendtype, recvtype)) {
                 return irregularCollectives().scatter(Form.PERSISTENT, "Scatter_init", sendbuf, sendoffset,
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+            }
+            if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.scatterv("Scatter_init", sendbuf, sendoffset, n.uniform(sendcount, false),
+                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, -1));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Scatter_init", recvbuf, recvtype, true);
@@ -903,6 +974,11 @@ public class Intracomm extends Comm {
                 return irregularCollectives().allgather(Form.PERSISTENT, "Allgather_init", sendbuf, sendoffset,
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.allgatherv("Allgather_init", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
+                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype));
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allgather_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Allgather_init", recvbuf, recvtype, true);
             return CollectiveRequests.persistent(core.allgatherInit(s.core, sendoffset, sendcount, sendtype.core,
@@ -919,6 +995,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().alltoall(Form.PERSISTENT, "Alltoall_init", sendbuf, sendoffset,
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
+            if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.alltoallv("Alltoall_init", sendbuf, sendoffset, n.uniform(sendcount, false),
+                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
+                    n.uniform(recvcount, true), recvtype));
+            }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Alltoall_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Alltoall_init", recvbuf, recvtype, true);
             return CollectiveRequests.persistent(core.alltoallInit(s.core, sendoffset, sendcount, sendtype.core,
@@ -929,6 +1011,14 @@ public class Intracomm extends Comm {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** The non-blocking and persistent collectives of OBJECT buffers: made (collectively) at the first one. */
+    private ObjectNbc objectNbc() {
+        if (objectNbc == null) {
+            objectNbc = new ObjectNbc(core.dup());
+        }
+        return objectNbc;
+    }
 
     /** The collectives of irregular types (Indexed, Struct …) on this communicator. */
     private IrregularCollectives irregularCollectives() {

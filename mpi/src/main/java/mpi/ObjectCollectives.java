@@ -30,13 +30,13 @@ final class ObjectCollectives {
         return Math.toIntExact((long) count * type.objectsPerItem());
     }
 
-    private void checkRoot(String call, int root) {
+    void checkRoot(String call, int root) {
         if (root < 0 || root >= size) {
             throw new MPIException(call + ": root must be 0.." + (size - 1) + ", was " + root);
         }
     }
 
-    private static Object[] recvObjects(String call, Object buf, int offset, int per, int blocks, mpi.Datatype type) {
+    static Object[] recvObjects(String call, Object buf, int offset, int per, int blocks, mpi.Datatype type) {
         if (Comm.kind(call, type) != mpi.Datatype.Kind.OBJECT) {
             throw new MPIException(call + ": the send type is OBJECT, so the receive type must be too, was " + type);
         }
@@ -71,7 +71,7 @@ final class ObjectCollectives {
     // ---------------------------------------------------------------- per-rank counts (v) and all-to-all
 
     /** Block i of {@code counts}/{@code displs} (in items of {@code type}) of {@code buf} must lie inside it. */
-    private static void checkBlocks(String call, String which, Object[] buf, int offset, int[] counts, int[] displs,
+    static void checkBlocks(String call, String which, Object[] buf, int offset, int[] counts, int[] displs,
                                     mpi.Datatype type, int blocks) {
         // entries past the group's size are not read (MPI; the primitive v-collectives take them too)
         if (counts == null || counts.length < blocks || (displs != null && displs.length < blocks)) {
@@ -90,7 +90,7 @@ final class ObjectCollectives {
     }
 
     /** Block i: {@code counts[i]} items of {@code type} at {@code displs[i]} items (their extent) from offset. */
-    private static ObjectItems block(String call, Object[] buf, int offset, int[] counts, int[] displs,
+    static ObjectItems block(String call, Object[] buf, int offset, int[] counts, int[] displs,
                                      mpi.Datatype type, int i) {
         long at = offset + (long) (displs == null ? 0 : displs[i]) * type.objectExtent();
         if (at < 0 || at > Integer.MAX_VALUE) {
@@ -122,7 +122,7 @@ final class ObjectCollectives {
         }
     }
 
-    private static int[] uniform(int count, int blocks, boolean displacements) {
+    static int[] uniform(int count, int blocks, boolean displacements) {
         int[] v = new int[blocks];
         for (int i = 0; i < blocks; i++) {
             v[i] = displacements ? i * count : count;

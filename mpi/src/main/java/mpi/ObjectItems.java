@@ -50,8 +50,18 @@ final class ObjectItems {
         return Buffers.serialize(call, packed, 0, packed.length);
     }
 
-    /** Places the objects of a message in the items' positions, in order; returns how many arrived. */
+    /**
+     * Places the objects of a message in the items' positions, in order; returns how many arrived.
+     * An empty message (no serialization is empty) is a root's answer to a call refused there.
+     */
     int deserialize(String call, byte[] data) {
+        if (data.length == 0) {
+            if (objects == 0) {
+                return 0; // a type of no data: its message may be empty
+            }
+            throw new MPIException(call + ": the sender sent no objects for this rank: its own arguments were refused"
+                + " at its call");
+        }
         if (type.blocks == null) {
             return Buffers.deserialize(call, data, buf, offset, objects);
         }

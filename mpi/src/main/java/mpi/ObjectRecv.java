@@ -25,6 +25,8 @@ final class ObjectRecv implements Pending {
     private final Status result = new Status();
     private boolean received;
     private boolean reported;
+    /** The message could not be placed (an empty one: refused at its sender); thrown by this request's test or wait. */
+    private MPIException failed;
 
     ObjectRecv(org.hympj.api.Comm comm, ObjectItems items, int source, int tag) {
         this.comm = comm;
@@ -93,11 +95,18 @@ final class ObjectRecv implements Pending {
     private void receive(org.hympj.api.Status probed) {
         POSTED.remove(this);
         received = true;
-        receive("Irecv", comm, probed, items, result);
+        try {
+            receive("Irecv", comm, probed, items, result);
+        } catch (MPIException e) {
+            failed = e; // thrown by this request's own test or wait, not by whichever call progressed it
+        }
     }
 
     private void report(Status out) {
         reported = true;
+        if (failed != null) {
+            throw failed;
+        }
         out.copy(result);
     }
 

@@ -5,6 +5,7 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Op;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
@@ -38,6 +39,8 @@ public class NonBlockingCollectives {
         pass("persistent");
         irregular();
         pass("irregular");
+        objects();
+        pass("objects");
         errors();
         pass("errors");
         MPI.Finalize();
@@ -478,14 +481,178 @@ public class NonBlockingCollectives {
         expectMpiException(() -> world.Iallreduce(dv, 0, sum, 0, 1, dx, MPI.MAXLOC), "MAXLOC");
     }
 
+    /** Objects in [slot]: "r:k:it" for rank r, position k, round it. */
+    static String obj(int r, int k, int it) {
+        return r + ":" + k + ":" + it;
+    }
+
+    /**
+     * OBJECT buffers in the non-blocking and persistent broadcast, gathers, scatters and
+     * all-to-alls: results equal to the blocking calls', several at once, persistent ones started
+     * with new objects each time, and a root whose send side is refused: the others' requests
+     * complete with an MPIException naming it and the next call is in step.
+     */
+    static void objects() {
+        int root = size - 1;
+        Object[] b1 = new Object[5];
+        Object[] b2 = new Object[5];
+        if (me == root) {
+            for (int k = 0; k < 5; k++) {
+                b1[k] = b2[k] = obj(root, k, 0);
+            }
+        }
+        Request ib = world.Ibcast(b1, 1, 3, MPI.OBJECT, root);
+        world.Bcast(b2, 1, 3, MPI.OBJECT, root);
+        ib.Wait();
+        Ring.check(Arrays.equals(b1, b2) && b1[2].equals(obj(root, 2, 0)) && (me == root || b1[0] == null),
+            "Ibcast of OBJECT = Bcast: " + Arrays.toString(b1));
+        String[] mine = {obj(me, 0, 0), obj(me, 1, 0)};
+        Object[] gat = new Object[2 * size];
+        Object[] allg = new Object[2 * size];
+        Object[] a2aIn = new Object[size];
+        Object[] a2a = new Object[size];
+        for (int j = 0; j < size; j++) {
+            a2aIn[j] = obj(me, j, 1);
+        }
+        Object[] sc = new Object[2 * size];
+        for (int j = 0; j < sc.length; j++) {
+            sc[j] = obj(0, j, 2);
+        }
+        Object[] got = new Object[2];
+        Request[] rs = {
+            world.Igather(mine, 0, 2, MPI.OBJECT, gat, 0, 2, MPI.OBJECT, root),
+            world.Iallgather(mine, 0, 2, MPI.OBJECT, allg, 0, 2, MPI.OBJECT),
+            world.Ialltoall(a2aIn, 0, 1, MPI.OBJECT, a2a, 0, 1, MPI.OBJECT),
+            world.Iscatter(sc, 0, 2, MPI.OBJECT, got, 0, 2, MPI.OBJECT, 0)
+        };
+        Request.Waitall(rs);
+        for (int r = 0; r < size; r++) {
+            Ring.check(me != root || (obj(r, 0, 0).equals(gat[2 * r]) && obj(r, 1, 0).equals(gat[2 * r + 1])),
+                "Igather of OBJECT: " + Arrays.toString(gat));
+            Ring.check(obj(r, 1, 0).equals(allg[2 * r + 1]), "Iallgather of OBJECT: " + Arrays.toString(allg));
+            Ring.check(obj(r, me, 1).equals(a2a[r]), "Ialltoall of OBJECT: " + Arrays.toString(a2a));
+        }
+        Ring.check(obj(0, 2 * me, 2).equals(got[0]) && obj(0, 2 * me + 1, 2).equals(got[1]), "Iscatter of OBJECT: "
+            + Arrays.toString(got));
+        // v variants: rank r gives r % 3 + 1 objects, one gap of a slot between blocks
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int at = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = r % 3 + 1;
+            displs[r] = at + 1;
+            at += counts[r] + 1;
+        }
+        Object[] mineV = new Object[3];
+        for (int k = 0; k < 3; k++) {
+            mineV[k] = obj(me, k, 3);
+        }
+        Object[] agv = new Object[at];
+        Object[] agvB = new Object[at];
+        world.Iallgatherv(mineV, 0, me % 3 + 1, MPI.OBJECT, agv, 0, counts, displs, MPI.OBJECT).Wait();
+        world.Allgatherv(mineV, 0, me % 3 + 1, MPI.OBJECT, agvB, 0, counts, displs, MPI.OBJECT);
+        Ring.check(Arrays.equals(agv, agvB) && agv[0] == null && obj(0, 0, 3).equals(agv[1]),
+            "Iallgatherv of OBJECT = Allgatherv: " + Arrays.toString(agv));
+        Object[] gv = new Object[at];
+        world.Igatherv(mineV, 0, me % 3 + 1, MPI.OBJECT, gv, 0, counts, displs, MPI.OBJECT, root).Wait();
+        Ring.check(me != root || Arrays.equals(gv, agvB), "Igatherv of OBJECT: " + Arrays.toString(gv));
+        Object[] scv = new Object[3];
+        world.Iscatterv(agvB, 0, counts, displs, MPI.OBJECT, scv, 0, me % 3 + 1, MPI.OBJECT, root).Wait();
+        Ring.check(obj(me, me % 3, 3).equals(scv[me % 3]), "Iscatterv of OBJECT: " + Arrays.toString(scv));
+        int[] ones = new int[size];
+        int[] sd = new int[size];
+        int[] rd = new int[size];
+        for (int r = 0; r < size; r++) {
+            ones[r] = 1;
+            sd[r] = r;
+            rd[r] = 2 * r;
+        }
+        Object[] a2av = new Object[2 * size];
+        world.Ialltoallv(a2aIn, 0, ones, sd, MPI.OBJECT, a2av, 0, ones, rd, MPI.OBJECT).Wait();
+        for (int r = 0; r < size; r++) {
+            Ring.check(obj(r, me, 1).equals(a2av[2 * r]) && a2av[2 * r + 1] == null, "Ialltoallv of OBJECT: "
+                + Arrays.toString(a2av));
+        }
+        // persistent: new objects before each start
+        Object[] pb = new Object[2];
+        Object[] pIn = new Object[1];
+        Object[] pg = new Object[size];
+        Object[] pag = new Object[size];
+        Object[] pa2a = new Object[size];
+        Object[] psc = new Object[size];
+        Object[] pgot = new Object[1];
+        Prequest[] set = {
+            world.Bcast_init(pb, 0, 2, MPI.OBJECT, 0),
+            world.Gather_init(pIn, 0, 1, MPI.OBJECT, pg, 0, 1, MPI.OBJECT, root),
+            world.Allgather_init(pIn, 0, 1, MPI.OBJECT, pag, 0, 1, MPI.OBJECT),
+            world.Alltoall_init(psc, 0, 1, MPI.OBJECT, pa2a, 0, 1, MPI.OBJECT),
+            world.Scatter_init(psc, 0, 1, MPI.OBJECT, pgot, 0, 1, MPI.OBJECT, root)
+        };
+        for (int it = 0; it < 4; it++) {
+            if (me == 0) {
+                pb[0] = obj(0, 0, 10 + it);
+                pb[1] = java.util.List.of(it, "x");
+            }
+            pIn[0] = obj(me, 0, 10 + it);
+            for (int j = 0; j < size; j++) {
+                psc[j] = obj(me, j, 10 + it);
+            }
+            Prequest.Startall(set);
+            Request.Waitall(set);
+            Ring.check(obj(0, 0, 10 + it).equals(pb[0]) && java.util.List.of(it, "x").equals(pb[1]),
+                "Bcast_init of OBJECT, start " + it + ": " + Arrays.toString(pb));
+            for (int r = 0; r < size; r++) {
+                Ring.check(me != root || obj(r, 0, 10 + it).equals(pg[r]), "Gather_init of OBJECT, start " + it);
+                Ring.check(obj(r, 0, 10 + it).equals(pag[r]), "Allgather_init of OBJECT, start " + it);
+                Ring.check(obj(r, me, 10 + it).equals(pa2a[r]), "Alltoall_init of OBJECT, start " + it);
+            }
+            Ring.check(obj(root, me, 10 + it).equals(pgot[0]), "Scatter_init of OBJECT, start " + it + ": "
+                + pgot[0]);
+        }
+        for (Prequest p : set) {
+            p.Free();
+        }
+        // the root's send buffer too short: refused there; each other rank's request completes with an
+        // MPIException saying so, its buffer untouched, and the next call is in step
+        Object[] keep = {"untouched"};
+        Request refusedScatter = null;
+        try {
+            refusedScatter = world.Iscatter(new Object[size - 1], 0, 1, MPI.OBJECT, keep, 0, 1, MPI.OBJECT, root);
+            Ring.check(me != root, "Iscatter of OBJECT from a too short buffer was not refused at the root");
+        } catch (MPIException refused) {
+            Ring.check(me == root && refused.getMessage().startsWith("Iscatter"), "Iscatter refused at " + me + ": "
+                + refused.getMessage());
+        }
+        if (refusedScatter != null) {
+            try {
+                refusedScatter.Wait();
+                Ring.check(size == 1, "a non-root's Iscatter of a refused root completed without an error");
+            } catch (MPIException told) {
+                Ring.check(told.getMessage().contains("no objects") && "untouched".equals(keep[0]),
+                    "a non-root of a refused Iscatter: " + told.getMessage() + ", " + keep[0]);
+            }
+        }
+        Object[] after = new Object[size];
+        world.Iallgather(new Object[] {obj(me, 9, 9)}, 0, 1, MPI.OBJECT, after, 0, 1, MPI.OBJECT).Wait();
+        for (int r = 0; r < size; r++) {
+            Ring.check(obj(r, 9, 9).equals(after[r]), "Iallgather of OBJECT after a refused call: "
+                + Arrays.toString(after));
+        }
+    }
+
     static void errors() {
         double[] b = new double[4];
         expectMpiException(() -> world.Ibcast(b, 0, 4, MPI.DOUBLE, size), "root");
         expectMpiException(() -> world.Iallreduce(b, 0, b, 0, 5, MPI.DOUBLE, MPI.SUM), "past the end");
         expectMpiException(() -> world.Iallreduce(b, 0, b, 0, 4, MPI.DOUBLE, null), "op");
         expectMpiException(() -> world.Allreduce_init(b, 0, b, 0, 4, MPI.DOUBLE, MPI.BAND), "BAND");
-        expectMpiException(() -> world.Ialltoall(new Object[size], 0, 1, MPI.OBJECT, new Object[size], 0, 1,
-            MPI.OBJECT), "OBJECT");
+        Op concat = new Op(new mpi.User_function() {
+            @Override
+            public void Call(Object in, int ii, Object inout, int io, int n, mpi.Datatype type) {
+            }
+        }, true);
+        expectMpiException(() -> world.Iallreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, concat),
+            "OBJECT");
         expectMpiException(() -> world.Igather(b, 0, 1, MPI.INT, b, 0, 1, MPI.INT, 0), "int[]");
         int[] v = {1};
         world.Iallreduce(new int[] {1}, 0, v, 0, 1, MPI.INT, MPI.SUM).Wait();

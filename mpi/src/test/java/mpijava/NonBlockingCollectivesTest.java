@@ -11,6 +11,6 @@ class NonBlockingCollectivesTest {
     @ValueSource(ints = {1, 2, 3, 4, 8})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void nonBlockingAndPersistentCollectives(int np) {
-        Jobs.runAndPass(np, NonBlockingCollectives.class, "nonblocking", "overlap", "persistent", "irregular", "errors");
+        Jobs.runAndPass(np, NonBlockingCollectives.class, "nonblocking", "overlap", "persistent", "irregular", "objects", "errors");
     }
 }

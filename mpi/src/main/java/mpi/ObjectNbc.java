@@ -1,0 +1,266 @@
+package mpi;
+
+/**
+ * The non-blocking and persistent collectives of {@link MPI#OBJECT} buffers (broadcast, gathers,
+ * scatters, all-to-alls, v variants included). Their messages are serialized objects whose length
+ * a receiver learns only from the message, which the core's schedules (fixed counts, taken at the
+ * call) cannot carry; so each block is one point-to-point message on a private duplicate of the
+ * communicator — made collectively at the first such call — tagged with the call's number (every
+ * rank calls the collectives of a communicator in the same order, so the numbers agree and no call
+ * meets another's blocks). A sender serializes and sends its blocks when the call starts; a
+ * receiver's blocks are {@link ObjectRecv}s, received when a probe finds them (in any later wait
+ * or test of the facade) and put in place.
+ */
+final class ObjectNbc {
+    /** Tags of the private communicator: the call's number, in the range every core accepts. */
+    private static final int TAG_MASK = (1 << 30) - 1;
+
+    private final org.hympj.api.Comm comm;
+    private final int rank;
+    private final int size;
+    private int calls;
+
+    ObjectNbc(org.hympj.api.Comm privateDup) {
+        this.comm = privateDup;
+        this.rank = privateDup.rank();
+        this.size = privateDup.size();
+    }
+
+    /** The next call's tag; taken before the call checks its arguments, so a refusal keeps the numbers in step. */
+    int nextTag() {
+        return calls++ & TAG_MASK;
+    }
+
+    int size() {
+        return size;
+    }
+
+    int rank() {
+        return rank;
+    }
+
+    /**
+     * What one call moves: {@code out[j]}, the items this rank sends to rank j, and {@code in[i]},
+     * those it receives from rank i (null: none); a rank's block to itself is copied at the start.
+     */
+    static final class Plan {
+        final String call;
+        final ObjectItems[] out;
+        final ObjectItems[] in;
+
+        Plan(String call, int size) {
+            this.call = call;
+            this.out = new ObjectItems[size];
+            this.in = new ObjectItems[size];
+        }
+    }
+
+    // ---------------------------------------------------------------- the plans, checked as the blocking calls check
+
+    Plan bcast(String call, Object buf, int offset, int count, Datatype type, int root) {
+        checkRoot(call, root);
+        ObjectItems items = ObjectItems.of(call, buf, offset, count, type);
+        Plan p = new Plan(call, size);
+        for (int j = 0; j < size; j++) {
+            if (rank == root && j != root) {
+                p.out[j] = items;
+            }
+        }
+        if (rank != root) {
+            p.in[root] = items;
+        }
+        return p;
+    }
+
+    /** A root whose receive side is refused throws; the others' blocks to it are never matched (small ones wait). */
+    Plan gatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                 int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        checkRoot(call, root);
+        Plan p = new Plan(call, size);
+        p.out[root] = ObjectItems.of(call, sendbuf, sendoffset, sendcount, sendtype);
+        if (rank == root) {
+            Object[] r = ObjectCollectives.recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+            ObjectCollectives.checkBlocks(call, "receive", r, recvoffset, recvcounts, displs, recvtype, size);
+            for (int i = 0; i < size; i++) {
+                p.in[i] = ObjectCollectives.block(call, r, recvoffset, recvcounts, displs, recvtype, i);
+            }
+        }
+        return p;
+    }
+
+    /** A root whose send side is refused sends every other rank an empty block first ({@link #sendEmpty}). */
+    Plan scatterv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
+                  Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root, int tag) {
+        checkRoot(call, root);
+        ObjectCollectives.recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        Plan p = new Plan(call, size);
+        p.in[root] = ObjectItems.of(call, recvbuf, recvoffset, recvcount, recvtype);
+        if (rank == root) {
+            try {
+                if (Comm.kind(call, sendtype) != Datatype.Kind.OBJECT) {
+                    throw new MPIException(call + ": the receive type is OBJECT, so the send type must be too, was "
+                        + sendtype);
+                }
+                Object[] s = Buffers.objects(call, sendbuf);
+                ObjectCollectives.checkBlocks(call, "send", s, sendoffset, sendcounts, displs, sendtype, size);
+                for (int j = 0; j < size; j++) {
+                    p.out[j] = ObjectCollectives.block(call, s, sendoffset, sendcounts, displs, sendtype, j);
+                }
+            } catch (RuntimeException refused) {
+                if (tag >= 0) {
+                    sendEmpty(tag); // the others' requests complete (with an MPIException saying why), none waits
+                }
+                throw refused;
+            }
+        }
+        return p;
+    }
+
+    Plan allgatherv(String call, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, Object recvbuf,
+                    int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
+        ObjectItems mine = ObjectItems.of(call, sendbuf, sendoffset, sendcount, sendtype);
+        Object[] r = ObjectCollectives.recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        ObjectCollectives.checkBlocks(call, "receive", r, recvoffset, recvcounts, displs, recvtype, size);
+        Plan p = new Plan(call, size);
+        for (int i = 0; i < size; i++) {
+            p.out[i] = mine;
+            p.in[i] = ObjectCollectives.block(call, r, recvoffset, recvcounts, displs, recvtype, i);
+        }
+        return p;
+    }
+
+    Plan alltoallv(String call, Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, Datatype sendtype,
+                   Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        Object[] s = Buffers.objects(call, sendbuf);
+        ObjectCollectives.checkBlocks(call, "send", s, sendoffset, sendcounts, sdispls, sendtype, size);
+        Object[] r = ObjectCollectives.recvObjects(call, recvbuf, recvoffset, 0, 0, recvtype);
+        ObjectCollectives.checkBlocks(call, "receive", r, recvoffset, recvcounts, rdispls, recvtype, size);
+        Plan p = new Plan(call, size);
+        for (int i = 0; i < size; i++) {
+            p.out[i] = ObjectCollectives.block(call, s, sendoffset, sendcounts, sdispls, sendtype, i);
+            p.in[i] = ObjectCollectives.block(call, r, recvoffset, recvcounts, rdispls, recvtype, i);
+        }
+        return p;
+    }
+
+    /** Counts (or displacements) of one block per rank, all of {@code count} items. */
+    int[] uniform(int count, boolean displacements) {
+        return ObjectCollectives.uniform(count, size, displacements);
+    }
+
+    private void checkRoot(String call, int root) {
+        if (root < 0 || root >= size) {
+            throw new MPIException(call + ": root must be 0.." + (size - 1) + ", was " + root);
+        }
+    }
+
+    /** A non-blocking call: started now with {@code tag}. */
+    Request started(Plan plan, int tag) {
+        Exchange e = new Exchange(plan);
+        e.start(tag);
+        return new Request(e);
+    }
+
+    /** A persistent call: each start takes the next call's number and sends what the buffers hold then. */
+    Prequest persistent(Plan plan) {
+        Exchange e = new Exchange(plan);
+        return new Prequest(e, () -> e.start(nextTag()));
+    }
+
+    /** A root whose own argument was refused: each other rank gets an empty block (its buffer stays as it was). */
+    void sendEmpty(int tag) {
+        for (int j = 0; j < size; j++) {
+            if (j != rank) {
+                comm.isend(new byte[0], 0, 0, org.hympj.api.Datatype.BYTE, j, tag).free();
+            }
+        }
+    }
+
+    /** One call's messages. */
+    private final class Exchange implements Pending {
+        private final Plan plan;
+        private final org.hympj.api.Request[] sends;
+        private final ObjectRecv[] recvs;
+        private final Status scratch = new Status();
+        private boolean started;
+
+        Exchange(Plan plan) {
+            this.plan = plan;
+            this.sends = new org.hympj.api.Request[size];
+            this.recvs = new ObjectRecv[size];
+        }
+
+        void start(int tag) {
+            for (int j = 0; j < size; j++) {
+                if (plan.out[j] == null) {
+                    continue;
+                }
+                byte[] bytes = plan.out[j].serialize(plan.call);
+                if (j == rank) {
+                    plan.in[rank].deserialize(plan.call, bytes); // its own block: a copy, as a message would make
+                } else {
+                    sends[j] = comm.isend(bytes, 0, bytes.length, org.hympj.api.Datatype.BYTE, j, tag);
+                }
+            }
+            for (int i = 0; i < size; i++) {
+                if (plan.in[i] != null && i != rank) {
+                    recvs[i] = new ObjectRecv(comm, plan.in[i], i, tag);
+                }
+            }
+            started = true;
+        }
+
+        @Override
+        public boolean active() {
+            return started;
+        }
+
+        @Override
+        public boolean test(Status out) {
+            for (int j = 0; j < size; j++) {
+                if (sends[j] != null) {
+                    if (!sends[j].test()) {
+                        return false;
+                    }
+                    sends[j] = null;
+                }
+            }
+            for (int i = 0; i < size; i++) {
+                if (recvs[i] != null) {
+                    if (!recvs[i].test(scratch)) {
+                        return false;
+                    }
+                    recvs[i] = null;
+                }
+            }
+            started = false;
+            out.copy(new Status()); // a collective's status names no source or tag
+            return true;
+        }
+
+        @Override
+        public void waitFor(Status out) {
+            Request.Idle idle = new Request.Idle();
+            while (!test(out)) {
+                idle.idle();
+            }
+        }
+
+        @Override
+        public void free() {
+            for (int j = 0; j < size; j++) {
+                if (sends[j] != null) {
+                    sends[j].free();
+                    sends[j] = null;
+                }
+            }
+            for (int i = 0; i < size; i++) {
+                if (recvs[i] != null) {
+                    recvs[i].free();
+                    recvs[i] = null;
+                }
+            }
+            started = false;
+        }
+    }
+}
