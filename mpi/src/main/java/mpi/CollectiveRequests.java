@@ -8,7 +8,7 @@ import org.hympj.api.PersistentRequest;
  * on during any later MPI call of the rank. Buffers of primitive types are handed to the core as
  * they are; BOOLEAN buffers travel as bytes — copied at the call (a persistent request: at every
  * start) and copied back into the booleans when a wait or test sees the request complete. OBJECT
- * buffers go elsewhere ({@link ObjectNbc}; refused in the reductions); the irregular types (Indexed, Hindexed, Struct) do not come
+ * buffers go elsewhere ({@link ObjectNbc}); the irregular types (Indexed, Hindexed, Struct) do not come
  * here: {@link IrregularCollectives} packs them around the same core calls.
  */
 final class CollectiveRequests {
@@ -41,9 +41,8 @@ final class CollectiveRequests {
                     return new Side(bytes, b, bytes);
                 }
                 default:
-                    throw MPIException.notSupported(call + " of " + type, "non-blocking and persistent reductions "
-                        + "take primitive and BOOLEAN buffers (and irregular types); OBJECT buffers go in the "
-                        + "broadcast, gathers, scatters and all-to-alls");
+                    throw MPIException.notSupported(call + " of " + type, "non-blocking and persistent collectives "
+                        + "take primitive, BOOLEAN and OBJECT buffers and irregular types");
             }
         }
 

@@ -591,6 +591,12 @@ public class Intracomm extends Comm {
                 return irregularCollectives().reduce(Form.STARTED, "Ireduce", sendbuf, sendoffset, recvbuf,
                     recvoffset, count, datatype, op, root);
             }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.reduce("Ireduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
+                    root, false), tag);
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce", op, datatype);
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce", sendbuf, datatype, true);
@@ -615,6 +621,12 @@ public class Intracomm extends Comm {
             if (irregular(datatype)) {
                 return irregularCollectives().allreduce(Form.STARTED, "Iallreduce", sendbuf, sendoffset, recvbuf,
                     recvoffset, count, datatype, op);
+            }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
+                return n.started(n.reduce("Iallreduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    op, 0, true), tag);
             }
             org.hympj.api.Op o = CollectiveRequests.op("Iallreduce", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallreduce", sendbuf, datatype, true);
@@ -874,6 +886,11 @@ public class Intracomm extends Comm {
                 return irregularCollectives().reduce(Form.PERSISTENT, "Reduce_init", sendbuf, sendoffset, recvbuf,
                     recvoffset, count, datatype, op, root);
             }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.reduce("Reduce_init", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op, root, false));
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Reduce_init", op, datatype);
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Reduce_init", sendbuf, datatype, true);
@@ -898,6 +915,11 @@ public class Intracomm extends Comm {
             if (irregular(datatype)) {
                 return irregularCollectives().allreduce(Form.PERSISTENT, "Allreduce_init", sendbuf, sendoffset,
                     recvbuf, recvoffset, count, datatype, op);
+            }
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                ObjectNbc n = objectNbc();
+                return n.persistent(n.reduce("Allreduce_init", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op, 0, true));
             }
             org.hympj.api.Op o = CollectiveRequests.op("Allreduce_init", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allreduce_init", sendbuf, datatype, true);

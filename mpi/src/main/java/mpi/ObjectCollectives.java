@@ -346,7 +346,7 @@ final class ObjectCollectives {
      * becomes x0 op … op xr. User_function.Call(in, inout) computes inout = in op inout and leaves
      * in as it was, so block r is combined into the prefix held by block r - 1.
      */
-    private static void prefixes(Object[] all, int n, int count, mpi.Datatype type, Op op) {
+    static void prefixes(Object[] all, int n, int count, mpi.Datatype type, Op op) {
         for (int r = 1; r * n < all.length; r++) {
             op.call(all, (r - 1) * n, all, r * n, count, type);
         }

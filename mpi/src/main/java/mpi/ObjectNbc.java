@@ -9,7 +9,9 @@ package mpi;
  * rank calls the collectives of a communicator in the same order, so the numbers agree and no call
  * meets another's blocks). A sender serializes and sends its blocks when the call starts; a
  * receiver's blocks are {@link ObjectRecv}s, received when a probe finds them (in any later wait
- * or test of the facade) and put in place.
+ * or test of the facade) and put in place. The reductions (a user op) gather every rank's items
+ * to the root, which combines them in rank order when the last has come, inside its own wait or
+ * test, and (an allreduce) then sends the result on.
  */
 final class ObjectNbc {
     /** Tags of the private communicator: the call's number, in the range every core accepts. */
@@ -47,6 +49,10 @@ final class ObjectNbc {
         final String call;
         final ObjectItems[] out;
         final ObjectItems[] in;
+        /** Run when every block of {@link #in} has come (a reduction's combining at the root); may be null. */
+        Runnable combine;
+        /** Sent after {@link #combine} (an allreduce's result from the root); null entries: none. */
+        ObjectItems[] then;
 
         Plan(String call, int size) {
             this.call = call;
@@ -143,6 +149,48 @@ final class ObjectNbc {
         return p;
     }
 
+    /**
+     * Reduce ({@code all} false, to {@code root}) or Allreduce ({@code all} true, combined on rank 0
+     * and sent on) of OBJECT items with a user op: the items of every rank gathered to the root as
+     * copies, combined there in rank order (x0 op x1 op … — {@link ObjectCollectives#prefixes}).
+     */
+    Plan reduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type,
+                Op op, int root, boolean all) {
+        checkRoot(call, root);
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        op.checkObjects(call);
+        int n = ObjectCollectives.objects(call, type, count);
+        Plan p = new Plan(call, size);
+        p.out[root] = ObjectItems.of(call, sendbuf, sendoffset, count, type);
+        boolean receives = rank == root || all;
+        ObjectItems result = receives ? ObjectItems.of(call, recvbuf, recvoffset, count, type) : null;
+        if (receives) {
+            ObjectCollectives.recvObjects(call, recvbuf, recvoffset, n, 1, type);
+        }
+        if (rank == root) {
+            Object[] blocks = new Object[n * size];
+            for (int i = 0; i < size; i++) {
+                p.in[i] = ObjectItems.of(call, blocks, i * n, count, type);
+            }
+            Object[] out = (Object[]) recvbuf;
+            p.combine = () -> {
+                ObjectCollectives.prefixes(blocks, n, count, type, op);
+                System.arraycopy(blocks, (size - 1) * n, out, recvoffset, n);
+            };
+            if (all) {
+                p.then = new ObjectItems[size];
+                for (int j = 0; j < size; j++) {
+                    p.then[j] = j == root ? null : result;
+                }
+            }
+        } else if (all) {
+            p.in[root] = result;
+        }
+        return p;
+    }
+
     /** Counts (or displacements) of one block per rank, all of {@code count} items. */
     int[] uniform(int count, boolean displacements) {
         return ObjectCollectives.uniform(count, size, displacements);
@@ -183,6 +231,9 @@ final class ObjectNbc {
         private final ObjectRecv[] recvs;
         private final Status scratch = new Status();
         private boolean started;
+        /** The combining step ran and its sends are under way (a reduction's root). */
+        private boolean combined;
+        private int tag;
 
         Exchange(Plan plan) {
             this.plan = plan;
@@ -191,6 +242,8 @@ final class ObjectNbc {
         }
 
         void start(int tag) {
+            this.tag = tag;
+            combined = plan.combine == null;
             for (int j = 0; j < size; j++) {
                 if (plan.out[j] == null) {
                     continue;
@@ -232,6 +285,17 @@ final class ObjectNbc {
                     }
                     recvs[i] = null;
                 }
+            }
+            if (!combined) {
+                combined = true;
+                plan.combine.run();
+                for (int j = 0; plan.then != null && j < size; j++) {
+                    if (plan.then[j] != null) {
+                        byte[] bytes = plan.then[j].serialize(plan.call);
+                        sends[j] = comm.isend(bytes, 0, bytes.length, org.hympj.api.Datatype.BYTE, j, tag);
+                    }
+                }
+                return test(out); // the result's sends, if any
             }
             started = false;
             out.copy(new Status()); // a collective's status names no source or tag

@@ -632,6 +632,56 @@ public class NonBlockingCollectives {
                     "a non-root of a refused Iscatter: " + told.getMessage() + ", " + keep[0]);
             }
         }
+        // reductions with a user op: strings joined in rank order (not commutative), item by item
+        Op join = new Op(new mpi.User_function() {
+            @Override
+            public void Call(Object in, int ii, Object inout, int io, int n, mpi.Datatype type) {
+                Object[] a = (Object[]) in;
+                Object[] b = (Object[]) inout;
+                for (int k = 0; k < n; k++) {
+                    b[io + k] = a[ii + k] + "|" + b[io + k];
+                }
+            }
+        }, false);
+        String[] two = {"a" + me, "b" + me};
+        StringBuilder wantA = new StringBuilder("a0");
+        StringBuilder wantB = new StringBuilder("b0");
+        for (int r = 1; r < size; r++) {
+            wantA.append("|a").append(r);
+            wantB.append("|b").append(r);
+        }
+        Object[] joined = new Object[3];
+        Object[] atRoot = new Object[2];
+        Request[] red = {
+            world.Iallreduce(two, 0, joined, 1, 2, MPI.OBJECT, join),
+            world.Ireduce(two, 0, atRoot, 0, 2, MPI.OBJECT, join, root)
+        };
+        Request.Waitall(red);
+        Ring.check(joined[0] == null && wantA.toString().equals(joined[1]) && wantB.toString().equals(joined[2]),
+            "Iallreduce of OBJECT with a user op: " + Arrays.toString(joined));
+        Ring.check(me != root || (wantA.toString().equals(atRoot[0]) && wantB.toString().equals(atRoot[1])),
+            "Ireduce of OBJECT with a user op: " + Arrays.toString(atRoot));
+        Object[] pr = new Object[1];
+        Object[] pall = new Object[1];
+        Object[] pred = new Object[1];
+        Prequest[] preds = {
+            world.Allreduce_init(pr, 0, pall, 0, 1, MPI.OBJECT, join),
+            world.Reduce_init(pr, 0, pred, 0, 1, MPI.OBJECT, join, 0)
+        };
+        for (int it = 0; it < 3; it++) {
+            pr[0] = "s" + it + "r" + me;
+            Prequest.Startall(preds);
+            Request.Waitall(preds);
+            StringBuilder want = new StringBuilder("s" + it + "r0");
+            for (int r = 1; r < size; r++) {
+                want.append("|s").append(it).append("r").append(r);
+            }
+            Ring.check(want.toString().equals(pall[0]) && (me != 0 || want.toString().equals(pred[0])),
+                "Allreduce_init/Reduce_init of OBJECT, start " + it + ": " + pall[0] + ", " + pred[0]);
+        }
+        for (Prequest p : preds) {
+            p.Free();
+        }
         Object[] after = new Object[size];
         world.Iallgather(new Object[] {obj(me, 9, 9)}, 0, 1, MPI.OBJECT, after, 0, 1, MPI.OBJECT).Wait();
         for (int r = 0; r < size; r++) {
@@ -646,12 +696,7 @@ public class NonBlockingCollectives {
         expectMpiException(() -> world.Iallreduce(b, 0, b, 0, 5, MPI.DOUBLE, MPI.SUM), "past the end");
         expectMpiException(() -> world.Iallreduce(b, 0, b, 0, 4, MPI.DOUBLE, null), "op");
         expectMpiException(() -> world.Allreduce_init(b, 0, b, 0, 4, MPI.DOUBLE, MPI.BAND), "BAND");
-        Op concat = new Op(new mpi.User_function() {
-            @Override
-            public void Call(Object in, int ii, Object inout, int io, int n, mpi.Datatype type) {
-            }
-        }, true);
-        expectMpiException(() -> world.Iallreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, concat),
+        expectMpiException(() -> world.Iallreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM),
             "OBJECT");
         expectMpiException(() -> world.Igather(b, 0, 1, MPI.INT, b, 0, 1, MPI.INT, 0), "int[]");
         int[] v = {1};
