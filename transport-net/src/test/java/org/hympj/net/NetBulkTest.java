@@ -1,0 +1,218 @@
+package org.hympj.net;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The bulk sockets of two ranks of different "hosts" in one JVM, both on 127.0.0.1: pieces staged
+ * or sent from a buffer's own memory arrive intact and in order (read into staging or straight
+ * into the receiver's memory); a connection that answers the challenge without the job's key is
+ * refused and the job's own connection goes on; a connection that breaks in the middle of a piece
+ * is reported as the sender lost. Everything is polled from the test's thread, as ranks poll.
+ */
+class NetBulkTest {
+    /** Small socket buffers: a piece of {@link NetBulk#PIECE_PAYLOAD} does not fit in them at once. */
+    private static final int SOCKET_BUFFER = 16 << 10;
+    private final JobKey key = JobKey.generate();
+    private final List<String> lost = new CopyOnWriteArrayList<>();
+    private final List<NetBulk> made = new ArrayList<>();
+
+    /** Rank {@code rank} of a 2-rank job, its peer on "another host" (the same address). */
+    private NetBulk rank(int rank, JobKey k) {
+        String[] peers = rank == 0 ? new String[] {null, "127.0.0.1"} : new String[] {"127.0.0.1", null};
+        NetBulk b = new NetBulk(k, rank, "127.0.0.1", peers, SOCKET_BUFFER,
+            (peer, why) -> lost.add(rank + " lost " + peer + ": " + why));
+        made.add(b);
+        return b;
+    }
+
+    @AfterEach
+    void close() {
+        for (NetBulk b : made) {
+            b.close(false);
+        }
+    }
+
+    /** What a receiving rank got: bytes by position, from one source. */
+    private static final class Received implements NetBulk.Sink {
+        final byte[] bytes;
+        final ByteBuffer memory;
+        final long memoryAt;
+        int pieces;
+        int count;
+        int lastRecvId = -1;
+
+        Received(int length, ByteBuffer memory, long memoryAt) {
+            this.bytes = new byte[length];
+            this.memory = memory;
+            this.memoryAt = memoryAt;
+        }
+
+        @Override
+        public ByteBuffer memory() {
+            return memory;
+        }
+
+        @Override
+        public long into(int src, int recvId, long position, int length) {
+            return memory == null ? -1 : memoryAt + position;
+        }
+
+        @Override
+        public void piece(int src, int recvId, long position, long address, int length) {
+            for (int i = 0; i < length; i++) {
+                bytes[(int) position + i] = UnsafeApi.getByte(address + i);
+            }
+            pieces++;
+            count += length;
+            lastRecvId = recvId;
+        }
+
+        @Override
+        public void arrived(int src, int recvId, int length) {
+            count += length;
+            lastRecvId = recvId;
+        }
+    }
+
+    private static byte[] pattern(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i * 31 + seed);
+        }
+        return b;
+    }
+
+    /** Polls both ranks until {@code done} (at most 10 s). */
+    private static void pollUntil(NetBulk a, NetBulk b, NetBulk.Sink sink, BooleanSupplier done) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!done.getAsBoolean()) {
+            a.poll(sink);
+            b.poll(sink);
+            if (System.nanoTime() - until > 0) {
+                throw new AssertionError("nothing moved for 10 s");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void stagedPiecesArriveIntactAndInOrder() {
+        NetBulk sender = rank(0, key);
+        NetBulk receiver = rank(1, key);
+        int n = 3 * NetBulk.PIECE_PAYLOAD + 1234; // four pieces, the last a short one
+        byte[] data = pattern(n, 7);
+        Received got = new Received(n, null, 0);
+        receiver.expect(1);
+        NetBulk.Out out = sender.out(1, receiver.port());
+        int pos = 0;
+        while (pos < n) {
+            long addr = out.claim();
+            if (addr == 0) {
+                receiver.poll(got); // the receiver reads while the sender's piece waits for room
+                continue;
+            }
+            int len = Math.min(out.capacity(), n - pos);
+            for (int i = 0; i < len; i++) {
+                UnsafeApi.putByte(addr + i, data[pos + i]);
+            }
+            out.commit(42, pos, len);
+            pos += len;
+        }
+        pollUntil(sender, receiver, got, () -> got.count == n);
+        receiver.expect(-1);
+        assertArrayEquals(data, got.bytes);
+        assertEquals(42, got.lastRecvId);
+        assertTrue(got.pieces >= 4, "read in " + got.pieces + " parts");
+        assertEquals(List.of(), lost);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void bytesOfAMemoryGoStraightIntoTheReceiversMemory() {
+        NetBulk sender = rank(0, key);
+        NetBulk receiver = rank(1, key);
+        int n = 1 << 20;
+        ByteBuffer from = ByteBuffer.allocateDirect(n + 100);
+        byte[] data = pattern(n, 3);
+        from.position(100);
+        from.put(data);
+        ByteBuffer into = ByteBuffer.allocateDirect(n + 64);
+        Received got = new Received(n, into, 64);
+        receiver.expect(1);
+        NetBulk.Out out = sender.out(1, receiver.port());
+        pollUntil(sender, receiver, got, out::idle); // connected
+        out.send(7, 0, from, 100, n);
+        pollUntil(sender, receiver, got, () -> got.count == n && out.idle());
+        byte[] back = new byte[n];
+        into.position(64);
+        into.get(back);
+        assertArrayEquals(data, back);
+        assertEquals(0, got.pieces, "no byte went through the staging buffer");
+        assertEquals(7, got.lastRecvId);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aConnectionWithoutTheKeyIsRefusedAndTheJobsGoesOn() {
+        NetBulk receiver = rank(1, key);
+        NetBulk stranger = rank(0, JobKey.generate()); // claims to be rank 0, without the job's key
+        NetBulk sender = rank(0, key);
+        Received got = new Received(100, null, 0);
+        receiver.expect(1);
+        int port = receiver.port();
+        NetBulk.Out bad = stranger.out(1, port);
+        pollUntil(stranger, receiver, got, () -> receiver.refused() == 1);
+        long b = bad.claim(); // its hello was written: it may try to send (into a closed connection)
+        if (b != 0) {
+            bad.commit(99, 0, 100);
+        }
+        NetBulk.Out good = sender.out(1, port);
+        pollUntil(sender, receiver, got, good::idle);
+        long a = good.claim();
+        byte[] data = pattern(100, 9);
+        for (int i = 0; i < 100; i++) {
+            UnsafeApi.putByte(a + i, data[i]);
+        }
+        good.commit(5, 0, 100);
+        pollUntil(sender, receiver, got, () -> got.count == 100);
+        stranger.poll(got);
+        receiver.poll(got);
+        assertArrayEquals(data, got.bytes);
+        assertEquals(5, got.lastRecvId, "nothing of the stranger's was taken");
+        assertEquals(100, got.count);
+        assertEquals(1, receiver.refused());
+        assertTrue(lost.stream().noneMatch(l -> l.startsWith("1 ")), "the receiver lost nobody: " + lost);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aConnectionThatBreaksInAPieceIsALostPeer() {
+        NetBulk sender = rank(0, key);
+        NetBulk receiver = rank(1, key);
+        Received got = new Received(NetBulk.PIECE_PAYLOAD, null, 0);
+        receiver.expect(1);
+        NetBulk.Out out = sender.out(1, receiver.port());
+        pollUntil(sender, receiver, got, out::idle);
+        long addr = out.claim();
+        out.commit(3, 0, NetBulk.PIECE_PAYLOAD); // more than the sockets' buffers take before the receiver reads
+        assertTrue(addr != 0);
+        sender.close(false); // the sender's process dies with the piece half written
+        pollUntil(sender, receiver, got, () -> !lost.isEmpty());
+        assertTrue(got.count < NetBulk.PIECE_PAYLOAD, "the piece was not complete: " + got.count);
+        assertEquals(1, lost.size(), lost.toString());
+        assertTrue(lost.get(0).startsWith("1 lost 0: the bulk connection from rank 0 broke"), lost.get(0));
+    }
+}
