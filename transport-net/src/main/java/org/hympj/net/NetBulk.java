@@ -426,16 +426,24 @@ public final class NetBulk implements AutoCloseable {
 
     // ---------------------------------------------------------------- one outgoing connection
 
+    /** How long a connection may take to be made before the link is given up ({@link Out#unusable}). */
+    static final long CONNECT_TIMEOUT_NS = 5_000_000_000L;
+    private boolean warnedUnusable;
+
     /**
      * The connection to one receiver: made without blocking (connect, challenge, hello), then one
      * piece at a time from a staging buffer — {@link #claim} gives the payload's address when the
-     * previous piece is written, {@link #commit} sends it.
+     * previous piece is written, {@link #commit} sends it. A connection that cannot be made (no
+     * route, a firewall, refused, not made within {@link #CONNECT_TIMEOUT_NS}) leaves the link
+     * {@link #unusable}: the caller sends another way; one that breaks once made is a lost peer.
      */
     public final class Out {
         private final int peer;
         private final int port;
         private SocketChannel channel;
-        private int state; // 0 connecting, 1 reading the challenge, 2 writing the hello, 3 ready, -1 failed
+        /** 0 connecting, 1 reading the challenge, 2 writing the hello, 3 ready, -1 failed or closed, -2 unusable. */
+        private int state;
+        private final long since = System.nanoTime();
         private final ByteBuffer small = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
         private final ByteBuffer staging = ByteBuffer.allocateDirect(PIECE_HEADER + PIECE_PAYLOAD)
             .order(ByteOrder.LITTLE_ENDIAN);
@@ -462,10 +470,27 @@ public final class NetBulk implements AutoCloseable {
                 }
                 small.limit(CHALLENGE);
             } catch (IOException | RuntimeException e) {
-                fail("cannot connect to rank " + peer + "'s bulk socket at " + peerAddresses[peer] + ":" + port + ": "
-                    + e.getMessage());
+                unusable(e.toString());
             }
             busyChanged();
+        }
+
+        /** True when the connection could not be made: nothing was sent on it, the caller sends another way. */
+        public boolean unusable() {
+            return state == -2;
+        }
+
+        private void unusable(String why) {
+            state = -2;
+            if (channel != null) {
+                closeQuietly(channel);
+            }
+            busyChanged();
+            if (!warnedUnusable) {
+                warnedUnusable = true;
+                LOG.warn("rank {}: cannot use the bulk socket of rank {} at {}:{} ({}); large messages to it go over "
+                    + "the network transport's own frames instead (slower)", rank, peer, peerAddresses[peer], port, why);
+            }
         }
 
         boolean busy() {
@@ -536,6 +561,10 @@ public final class NetBulk implements AutoCloseable {
             try {
                 if (state == 0) {
                     if (!channel.finishConnect()) {
+                        if (System.nanoTime() - since > CONNECT_TIMEOUT_NS) {
+                            unusable("no connection within " + CONNECT_TIMEOUT_NS / 1_000_000_000L + " s");
+                            return -1;
+                        }
                         return 0;
                     }
                     state = 1;
@@ -577,7 +606,11 @@ public final class NetBulk implements AutoCloseable {
                 }
                 return work;
             } catch (IOException e) {
-                fail("the bulk connection to rank " + peer + " broke: " + e.getMessage());
+                if (state < 3) {
+                    unusable(e.toString()); // not made: nothing of a message went on it
+                } else {
+                    fail("the bulk connection to rank " + peer + " broke: " + e.getMessage());
+                }
                 return -1;
             } finally {
                 busyChanged();

@@ -199,6 +199,23 @@ class NetBulkTest {
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aListenerThatCannotBeReachedLeavesTheLinkUnusableNotAPeerLost() throws Exception {
+        NetBulk sender = rank(0, key);
+        int closedPort;
+        try (java.nio.channels.ServerSocketChannel s = java.nio.channels.ServerSocketChannel.open()) {
+            s.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            closedPort = ((java.net.InetSocketAddress) s.getLocalAddress()).getPort();
+        }
+        NetBulk.Out out = sender.out(1, closedPort); // nothing listens there any more: refused
+        Received none = new Received(1, null, 0);
+        pollUntil(sender, sender, none, () -> out.claim() == 0 && out.unusable());
+        assertTrue(out.unusable());
+        assertEquals(List.of(), lost, "a link never made is no lost peer");
+        assertTrue(sender.out(1, closedPort) == out, "the unusable link is kept: no new attempt per message");
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aConnectionThatBreaksInAPieceIsALostPeer() {
         NetBulk sender = rank(0, key);
         NetBulk receiver = rank(1, key);

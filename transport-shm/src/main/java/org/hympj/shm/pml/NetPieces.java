@@ -59,6 +59,12 @@ final class NetPieces implements NetBulk.Sink {
     boolean emit(StreamCursor c) {
         SendReq s = c.owner;
         NetBulk.Out link = bulk.out(s.dest, c.netPort);
+        if (link.unusable()) {
+            // the receiver's bulk socket cannot be reached (a firewall, say): the network transport's
+            // own frames carry the part (the receiver takes pieces from either)
+            c.netPort = 0;
+            return rendezvous.emitStream(c);
+        }
         if (s.buf.segOffset >= 0) {
             // no copy of ours: the part is done when the socket has taken the bytes (the program
             // may then reuse its buffer)

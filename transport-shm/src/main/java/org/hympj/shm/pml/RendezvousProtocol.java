@@ -66,8 +66,17 @@ final class RendezvousProtocol {
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         this.fragPayload = fabric.ring(0, fabric.rank()).maxMsgLength() - Packets.FRAG_HEADER;
         // on one host no class of transport-net is loaded (docs/ARCHITECTURE.md)
-        this.net = !fabric.singleHost() && fabric.channels() == 1 && !pacing.modelled()
+        this.net = !fabric.singleHost() && fabric.channels() == 1 && !pacing.modelled() && bulkSocketsAllowed()
             ? NetPieces.of(this, fabric, packer, outbound) : null;
+    }
+
+    /**
+     * False when the rank was started with {@code -Dhympj.net.bulk=off}: no bulk socket is opened or
+     * used, large messages between hosts stream in the network transport's frames (for sites whose
+     * firewalls let no TCP connection through between hosts; ranks with and without it work together).
+     */
+    private static boolean bulkSocketsAllowed() {
+        return !"off".equals(System.getProperty("hympj.net.bulk"));
     }
 
     /** True when the bulk sockets have something to do in a pass. */

@@ -65,6 +65,18 @@ class LocalHostsTest {
     }
 
     /**
+     * {@code -Dhympj.net.bulk=off}: no bulk socket; large messages between hosts stream in Aeron's
+     * frames (the path a sender also takes when a receiver's bulk socket cannot be reached), every
+     * size, the strided layout and the segment buffers intact.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void withoutTheBulkSocketsLargeMessagesStreamInTheNetworksFrames() {
+        MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).localHosts(2).jvmArg("-Dhympj.net.bulk=off"),
+            new String[] {"sizes", "strided", "segment"});
+    }
+
+    /**
      * The JIT warm-up that runs before every program by default (the suite turns it off to save
      * time): on 8 ranks of 2 hosts, ranks whose ring neighbours are both on their host and ranks on
      * a host boundary exchange the same messages (in session 14 a warm-up step taken only by the
