@@ -573,9 +573,7 @@ public class Intracomm extends Comm {
                 return irregularCollectives().bcast(Form.STARTED, "Ibcast", buf, offset, count, datatype, root);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.bcast("Ibcast", buf, offset, count, datatype, root), tag);
+                return startObjects((n, tag) -> n.bcast("Ibcast", buf, offset, count, datatype, root));
             }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Ibcast", buf, datatype, true);
             return CollectiveRequests.started(core.ibcast(b.core, offset, count, datatype.core, root), b);
@@ -592,10 +590,8 @@ public class Intracomm extends Comm {
                     recvoffset, count, datatype, op, root);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.reduce("Ireduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op,
-                    root, false), tag);
+                return startObjects((n, tag) -> n.reduce("Ireduce", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                    datatype, op, root, false));
             }
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce", op, datatype);
             boolean atRoot = Rank() == root;
@@ -623,10 +619,8 @@ public class Intracomm extends Comm {
                     recvoffset, count, datatype, op);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.reduce("Iallreduce", sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                    op, 0, true), tag);
+                return startObjects((n, tag) -> n.reduce("Iallreduce", sendbuf, sendoffset, recvbuf, recvoffset,
+                    count, datatype, op, 0, true));
             }
             org.hympj.api.Op o = CollectiveRequests.op("Iallreduce", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallreduce", sendbuf, datatype, true);
@@ -646,10 +640,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.gatherv("Igather", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root), tag);
+                return startObjects((n, tag) -> n.gatherv("Igather", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igather", sendbuf, sendtype, true);
@@ -676,10 +668,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
             if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.scatterv("Iscatter", sendbuf, sendoffset, n.uniform(sendcount, false),
-                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, tag), tag);
+                return startObjects((n, tag) -> n.scatterv("Iscatter", sendbuf, sendoffset, n.uniform(sendcount,
+                    false), n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, tag));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatter", recvbuf, recvtype, true);
@@ -705,10 +695,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.allgatherv("Iallgather", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype), tag);
+                return startObjects((n, tag) -> n.allgatherv("Iallgather", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgather", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgather", recvbuf, recvtype, true);
@@ -727,11 +715,9 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.alltoallv("Ialltoall", sendbuf, sendoffset, n.uniform(sendcount, false),
-                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
-                    n.uniform(recvcount, true), recvtype), tag);
+                return startObjects((n, tag) -> n.alltoallv("Ialltoall", sendbuf, sendoffset, n.uniform(sendcount,
+                    false), n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
+                    n.uniform(recvcount, true), recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoall", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoall", recvbuf, recvtype, true);
@@ -751,10 +737,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.gatherv("Igatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    recvcount, displs, recvtype, root), tag);
+                return startObjects((n, tag) -> n.gatherv("Igatherv", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, displs, recvtype, root));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Igatherv", sendbuf, sendtype, true);
@@ -781,10 +765,8 @@ public class Intracomm extends Comm {
                     displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
             if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.scatterv("Iscatterv", sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype, root, tag), tag);
+                return startObjects((n, tag) -> n.scatterv("Iscatterv", sendbuf, sendoffset, sendcount, displs,
+                    sendtype, recvbuf, recvoffset, recvcount, recvtype, root, tag));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iscatterv", recvbuf, recvtype, true);
@@ -811,10 +793,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, displs, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.allgatherv("Iallgatherv", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, recvcount, displs, recvtype), tag);
+                return startObjects((n, tag) -> n.allgatherv("Iallgatherv", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, recvcount, displs, recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Iallgatherv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Iallgatherv", recvbuf, recvtype, true);
@@ -833,10 +813,8 @@ public class Intracomm extends Comm {
                     sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                int tag = n.nextTag(); // first: a call refused at some ranks keeps the numbers in step
-                return n.started(n.alltoallv("Ialltoallv", sendbuf, sendoffset, sendcount, sdispls, sendtype,
-                    recvbuf, recvoffset, recvcount, rdispls, recvtype), tag);
+                return startObjects((n, tag) -> n.alltoallv("Ialltoallv", sendbuf, sendoffset, sendcount, sdispls,
+                    sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ialltoallv", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ialltoallv", recvbuf, recvtype, true);
@@ -869,8 +847,7 @@ public class Intracomm extends Comm {
                 return irregularCollectives().bcast(Form.PERSISTENT, "Bcast_init", buf, offset, count, datatype, root);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.bcast("Bcast_init", buf, offset, count, datatype, root));
+                return persistObjects(n -> n.bcast("Bcast_init", buf, offset, count, datatype, root));
             }
             CollectiveRequests.Side b = CollectiveRequests.Side.of("Bcast_init", buf, datatype, true);
             return CollectiveRequests.persistent(core.bcastInit(b.core, offset, count, datatype.core, root), b, b);
@@ -887,8 +864,7 @@ public class Intracomm extends Comm {
                     recvoffset, count, datatype, op, root);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.reduce("Reduce_init", sendbuf, sendoffset, recvbuf, recvoffset, count,
+                return persistObjects(n -> n.reduce("Reduce_init", sendbuf, sendoffset, recvbuf, recvoffset, count,
                     datatype, op, root, false));
             }
             org.hympj.api.Op o = CollectiveRequests.op("Reduce_init", op, datatype);
@@ -917,9 +893,8 @@ public class Intracomm extends Comm {
                     recvbuf, recvoffset, count, datatype, op);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.reduce("Allreduce_init", sendbuf, sendoffset, recvbuf, recvoffset, count,
-                    datatype, op, 0, true));
+                return persistObjects(n -> n.reduce("Allreduce_init", sendbuf, sendoffset, recvbuf, recvoffset,
+                    count, datatype, op, 0, true));
             }
             org.hympj.api.Op o = CollectiveRequests.op("Allreduce_init", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allreduce_init", sendbuf, datatype, true);
@@ -939,9 +914,8 @@ public class Intracomm extends Comm {
                     sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.gatherv("Gather_init", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root));
+                return persistObjects(n -> n.gatherv("Gather_init", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype, root));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Gather_init", sendbuf, sendtype, true);
@@ -968,9 +942,8 @@ public class Intracomm extends Comm {
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
             }
             if (recvtype != null && recvtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.scatterv("Scatter_init", sendbuf, sendoffset, n.uniform(sendcount, false),
-                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, -1));
+                return persistObjects(n -> n.scatterv("Scatter_init", sendbuf, sendoffset, n.uniform(sendcount,
+                    false), n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, recvcount, recvtype, root, -1));
             }
             boolean atRoot = Rank() == root;
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Scatter_init", recvbuf, recvtype, true);
@@ -997,9 +970,8 @@ public class Intracomm extends Comm {
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.allgatherv("Allgather_init", sendbuf, sendoffset, sendcount, sendtype, recvbuf,
-                    recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype));
+                return persistObjects(n -> n.allgatherv("Allgather_init", sendbuf, sendoffset, sendcount, sendtype,
+                    recvbuf, recvoffset, n.uniform(recvcount, false), n.uniform(recvcount, true), recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Allgather_init", sendbuf, sendtype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Allgather_init", recvbuf, recvtype, true);
@@ -1018,9 +990,8 @@ public class Intracomm extends Comm {
                     sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype);
             }
             if (sendtype != null && sendtype.kind == Datatype.Kind.OBJECT) {
-                ObjectNbc n = objectNbc();
-                return n.persistent(n.alltoallv("Alltoall_init", sendbuf, sendoffset, n.uniform(sendcount, false),
-                    n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
+                return persistObjects(n -> n.alltoallv("Alltoall_init", sendbuf, sendoffset, n.uniform(sendcount,
+                    false), n.uniform(sendcount, true), sendtype, recvbuf, recvoffset, n.uniform(recvcount, false),
                     n.uniform(recvcount, true), recvtype));
             }
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Alltoall_init", sendbuf, sendtype, true);
@@ -1040,6 +1011,22 @@ public class Intracomm extends Comm {
             objectNbc = new ObjectNbc(core.dup());
         }
         return objectNbc;
+    }
+
+    /**
+     * A non-blocking collective of OBJECT buffers: the call's number taken first (a call refused at
+     * some ranks keeps the numbers in step), then the plan made and checked with it, then started.
+     */
+    private Request startObjects(java.util.function.BiFunction<ObjectNbc, Integer, ObjectNbc.Plan> plan) {
+        ObjectNbc n = objectNbc();
+        int tag = n.nextTag();
+        return n.started(plan.apply(n, tag), tag);
+    }
+
+    /** A persistent collective of OBJECT buffers: each start takes the next call's number. */
+    private Prequest persistObjects(java.util.function.Function<ObjectNbc, ObjectNbc.Plan> plan) {
+        ObjectNbc n = objectNbc();
+        return n.persistent(plan.apply(n));
     }
 
     /** The collectives of irregular types (Indexed, Struct …) on this communicator. */

@@ -16,6 +16,8 @@ package mpi;
 final class ObjectNbc {
     /** Tags of the private communicator: the call's number, in the range every core accepts. */
     private static final int TAG_MASK = (1 << 30) - 1;
+    /** What a completed call reports: a collective's status names no source or tag (never modified). */
+    private static final Status NO_SOURCE = new Status();
 
     private final org.hympj.api.Comm comm;
     private final int rank;
@@ -298,7 +300,7 @@ final class ObjectNbc {
                 return test(out); // the result's sends, if any
             }
             started = false;
-            out.copy(new Status()); // a collective's status names no source or tag
+            out.copy(NO_SOURCE);
             return true;
         }
 

@@ -268,6 +268,22 @@ public class NonBlockingCollectives {
         }
     }
 
+    /** One item for every rank (the counts of an all-to-all of one item each way). */
+    static int[] ones() {
+        int[] v = new int[size];
+        Arrays.fill(v, 1);
+        return v;
+    }
+
+    /** Displacements {@code stride} items apart, one per rank. */
+    static int[] steps(int stride) {
+        int[] v = new int[size];
+        for (int r = 0; r < size; r++) {
+            v[r] = stride * r;
+        }
+        return v;
+    }
+
     /** Element e of rank r's buffer in {@link #irregular}. */
     static int val(int r, int e) {
         return 1000 * r + e;
@@ -383,14 +399,9 @@ public class NonBlockingCollectives {
         world.Igatherv(mineV, 0, me % 3, ix, gv, 0, counts, displs, ix, root).Wait();
         world.Gatherv(mineV, 0, me % 3, ix, gvB, 0, counts, displs, ix, root);
         Ring.check(Arrays.equals(gv, gvB), "Igatherv of Indexed: " + Arrays.toString(gv));
-        int[] ones = new int[size];
-        int[] sd = new int[size];
-        int[] rd = new int[size];
-        for (int r = 0; r < size; r++) {
-            ones[r] = 1;
-            sd[r] = r;
-            rd[r] = 2 * r;
-        }
+        int[] ones = ones();
+        int[] sd = steps(1);
+        int[] rd = steps(2);
         int[] a2av = new int[6 * size];
         int[] a2avB = new int[6 * size];
         Arrays.fill(a2av, -3);
@@ -559,14 +570,9 @@ public class NonBlockingCollectives {
         Object[] scv = new Object[3];
         world.Iscatterv(agvB, 0, counts, displs, MPI.OBJECT, scv, 0, me % 3 + 1, MPI.OBJECT, root).Wait();
         Ring.check(obj(me, me % 3, 3).equals(scv[me % 3]), "Iscatterv of OBJECT: " + Arrays.toString(scv));
-        int[] ones = new int[size];
-        int[] sd = new int[size];
-        int[] rd = new int[size];
-        for (int r = 0; r < size; r++) {
-            ones[r] = 1;
-            sd[r] = r;
-            rd[r] = 2 * r;
-        }
+        int[] ones = ones();
+        int[] sd = steps(1);
+        int[] rd = steps(2);
         Object[] a2av = new Object[2 * size];
         world.Ialltoallv(a2aIn, 0, ones, sd, MPI.OBJECT, a2av, 0, ones, rd, MPI.OBJECT).Wait();
         for (int r = 0; r < size; r++) {

@@ -165,14 +165,7 @@ public final class NetBulk implements AutoCloseable {
         if (closed) {
             return 0;
         }
-        int work = 0;
-        if (outsBusy > 0) {
-            for (Out o : outs) {
-                if (o != null && o.busy()) {
-                    work += o.advance();
-                }
-            }
-        }
+        int work = outsBusy > 0 ? advanceOuts() : 0;
         if (expected > 0 && listener != null) {
             work += accept();
             for (int i = 0; i < ins.size(); i++) {
@@ -183,6 +176,17 @@ public final class NetBulk implements AutoCloseable {
                 } else {
                     work += w;
                 }
+            }
+        }
+        return work;
+    }
+
+    /** Moves every outgoing connection that has something to do; returns the work done. */
+    private int advanceOuts() {
+        int work = 0;
+        for (Out o : outs) {
+            if (o != null && o.busy()) {
+                work += Math.max(0, o.advance());
             }
         }
         return work;
@@ -225,11 +229,7 @@ public final class NetBulk implements AutoCloseable {
     public void close(boolean flush) {
         long until = System.nanoTime() + FLUSH_NS;
         while (flush && !closed && outsBusy > 0 && System.nanoTime() - until < 0) {
-            for (Out o : outs) {
-                if (o != null && o.busy()) {
-                    o.advance();
-                }
-            }
+            advanceOuts();
             Thread.yield();
         }
         closed = true;

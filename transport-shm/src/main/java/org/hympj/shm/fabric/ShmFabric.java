@@ -56,9 +56,10 @@ public final class ShmFabric implements AutoCloseable {
     private final long[] segmentAddress;
     private final long segmentBytes;
 
-    /** The fabric of a rank of a job on one host. */
+    /** The sockets of large messages to and from other hosts (null on one host). */
     private final org.hympj.net.NetBulk netBulk;
 
+    /** The fabric of a rank of a job on one host. */
     public ShmFabric(JobDirectory job, int rank) {
         this(job, rank, null);
     }
