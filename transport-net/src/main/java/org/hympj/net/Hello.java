@@ -27,10 +27,16 @@ final class Hello {
      * of it at once, not when the connection falls silent.
      */
     static final long TYPE_FAILED = -0x4641494cL;
+    /**
+     * The sender's bulk socket takes the receiver's large packets from now on: {@code magic:int,
+     * port:int} ({@link NetBulk}). A BYE is {@code magic:int, packetsOnBulk:int}: 1 when packets
+     * also went on the bulk connection, whose end the reader then waits for.
+     */
+    static final long TYPE_PORT = -0x504f5254L;
 
     static final int MAGIC = 0x48594e54; // "HYNT"
     /** Version of this layout and of the frame kinds. */
-    static final int WIRE = 1;
+    static final int WIRE = 2;
     private static final int HEADER = 24;
     private static final int MAC = 32;
     private static final int MAX_VERSION = 64;

@@ -11,6 +11,8 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +32,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On a connection, pieces follow each other: a header (receive id, length, position in the
  * message) and that many bytes, which {@link #poll} hands to the {@link Sink} as they are read.
- * A connection that breaks while the job runs is a lost peer ({@link Lost}). Single-threaded: every method is called by
+ * A connection that breaks while the job runs is a lost peer ({@link Lost}).
+ *
+ * <p>The same connections carry whole packets of the PML (eager messages, fragments) of at least
+ * {@link #packetsFrom} bytes, so that they are written and read by the two ranks themselves, not
+ * by the hosts' media drivers (one rank of each host runs it: every datagram of the host's ranks
+ * waits for that rank to get a core). A receiver names its port to a sender ({@link #offer}) when
+ * the first such packet arrives over Aeron; from then on it reads its connections in every pass,
+ * and the sender writes its large packets here once its connection is made
+ * ({@link #packetLink}). A packet is a piece whose receive id is {@link #PACKET} (its kind in the
+ * position field); the receiver hands it whole to {@link Sink#packet}, which may hold it (it is
+ * ahead of its sender's sequence: a smaller one is still on the Aeron path), and then the
+ * connection is not read further until it is taken. Single-threaded: every method is called by
  * the rank's own thread, from its progress passes; no call blocks.
  */
 public final class NetBulk implements AutoCloseable {
@@ -43,6 +56,14 @@ public final class NetBulk implements AutoCloseable {
     private static final int CHALLENGE = 16;
     private static final int HELLO = 12 + 32;
     private static final int READ_STAGING = 256 << 10;
+    /** The receive id of a piece that is a whole packet of the PML (its kind in the position field). */
+    public static final int PACKET = -1;
+    /**
+     * Packets of at least this many bytes take the connections once a receiver offered its port
+     * ({@code -Dhympj.net.socketPacketsFrom=BYTES}; 0 turns it off). Smaller ones stay on Aeron,
+     * where an 8-byte trip is faster than a system call each way.
+     */
+    public static final int PACKETS_FROM = Integer.getInteger("hympj.net.socketPacketsFrom", 1024);
 
     /** Where the pieces read go. */
     public interface Sink {
@@ -61,6 +82,15 @@ public final class NetBulk implements AutoCloseable {
 
         /** {@code length} more bytes of receive {@code recvId} were read into the view {@link #into} gave. */
         void arrived(int src, int recvId, int length);
+
+        /**
+         * A whole packet of kind {@code type} from {@code src} at {@code index} of {@code buffer}
+         * (valid during the call); false holds it: it is handed again in a later poll, and its
+         * connection is read no further until then.
+         */
+        default boolean packet(int src, int type, MutableDirectBuffer buffer, int index, int length) {
+            throw new IllegalStateException("a packet from rank " + src + " where none was offered");
+        }
     }
 
     /** What a broken connection is reported to. */
@@ -85,6 +115,20 @@ public final class NetBulk implements AutoCloseable {
     private int outsBusy;
     private int refused;
     private boolean closed;
+    /** Packets may take the connections: the PML reads them in every pass ({@link #enablePackets}). */
+    private boolean packets;
+    /** Sends an offer of this rank's port to a peer (the network transport's frame; null: none). */
+    private java.util.function.IntConsumer offerer;
+    /** The peers this rank named its port to for packets (they may write packets to it). */
+    private final boolean[] offered;
+    private int offeredPeers;
+    /** Per peer: its connection to this rank was admitted (once); and how many offered peers' were. */
+    private final boolean[] admitted;
+    private int admittedOffers;
+    /** Per peer: this rank wrote packets on its connection to it (its goodbye says so). */
+    private final boolean[] packetsSent;
+    /** Per peer: its connection to this rank ended cleanly (everything it wrote was read). */
+    private final boolean[] closedFrom;
 
     /**
      * @param peerAddresses each rank's host address (null for the ranks of this host, which use shared memory)
@@ -98,6 +142,124 @@ public final class NetBulk implements AutoCloseable {
         this.socketBuffer = socketBuffer;
         this.lost = lost;
         this.outs = new Out[peerAddresses.length];
+        this.offered = new boolean[peerAddresses.length];
+        this.packetsSent = new boolean[peerAddresses.length];
+        this.closedFrom = new boolean[peerAddresses.length];
+        this.admitted = new boolean[peerAddresses.length];
+    }
+
+    // ---------------------------------------------------------------- packets
+
+    /**
+     * The PML reads this rank's connections in every pass from now on: its ports may be offered
+     * and its large packets may take the connections (a rank that never calls it offers none and
+     * writes none, and works with ranks that do).
+     */
+    public void enablePackets() {
+        packets = PACKETS_FROM > 0;
+    }
+
+    /** How an offer of this rank's port reaches a peer ({@link #offer}). */
+    public void offerVia(java.util.function.IntConsumer o) {
+        this.offerer = o;
+    }
+
+    /**
+     * Offers this rank's port to {@code peer} for packets if it was not yet (a receiver that
+     * clears a large message to come over its socket does, so that the sender's later messages
+     * of eager size take the same connection).
+     */
+    public void offer(int peer) {
+        if (packets && !offered[peer] && offerer != null) {
+            offerer.accept(peer);
+        }
+    }
+
+    /**
+     * The largest packet that may go on a connection: an eager message of up to 64 KiB and its
+     * header (as Open MPI's TCP eager limit), above what one Aeron frame holds between real hosts.
+     */
+    public static final int PACKET_LIMIT = (64 << 10) + 64;
+
+    /** The least packet length that takes the connections, or 0 when none does. */
+    public int packetsFrom() {
+        return packets ? PACKETS_FROM : 0;
+    }
+
+    private long packetsWritten;
+    private long packetsRead;
+
+    /** Packets written on the connections so far (since {@link #clearCounters}). */
+    public long packetsWritten() {
+        return packetsWritten;
+    }
+
+    /** Packets read from the connections and taken so far (since {@link #clearCounters}). */
+    public long packetsRead() {
+        return packetsRead;
+    }
+
+    /** Starts the counts again (the JIT warm-up's packets are not the program's). */
+    public void clearCounters() {
+        packetsWritten = 0;
+        packetsRead = 0;
+    }
+
+    /** True when this rank named its port to {@code peer} (or cannot: it never will). */
+    public boolean offered(int peer) {
+        return offered[peer] || !packets;
+    }
+
+    /**
+     * The port to name to {@code peer} so that it writes its large packets to this rank (the
+     * listener opened now if it is not yet), or -1 when it cannot be opened (logged; packets stay
+     * on Aeron). {@link #offeredTo} once the offer is sent.
+     */
+    public int offerPort(int peer) {
+        try {
+            return port();
+        } catch (IllegalStateException e) {
+            LOG.warn("{}; packets from other hosts stay on the network transport", e.getMessage());
+            packets = false;
+            return -1;
+        }
+    }
+
+    /** The offer of this rank's port went to {@code peer}: its connection is read from now on. */
+    public void offeredTo(int peer) {
+        if (!offered[peer]) {
+            offered[peer] = true;
+            offeredPeers++;
+            LOG.debug("rank {}: offered its bulk port to rank {} for packets", rank, peer);
+            admittedOffers += admitted[peer] ? 1 : 0;
+        }
+    }
+
+    /**
+     * The connection packets to {@code peer} take now, or null: the peer offered none, it is not
+     * made yet, or it cannot be (they go over Aeron).
+     */
+    public Out packetLink(int peer) {
+        Out o = outs[peer];
+        return packets && o != null && o.state == 3 && o.forPackets ? o : null;
+    }
+
+    /** {@code peer} offered {@code port} for packets: the connection is made (without blocking) if it is not yet. */
+    public void portOffered(int peer, int port) {
+        if (packets && !closed && peer >= 0 && peer < outs.length && peerAddresses[peer] != null) {
+            out(peer, port).forPackets = true;
+            LOG.debug("rank {}: rank {} offered its bulk port {} for packets", rank, peer, port);
+        }
+    }
+
+    /** True when packets were written on the connection to {@code peer}: its reader must see it end. */
+    public boolean packetsSentTo(int peer) {
+        return packetsSent[peer];
+    }
+
+    /** True when {@code peer}'s connection to this rank ended cleanly: everything written on it was read. */
+    public boolean closedFrom(int peer) {
+        return closedFrom[peer];
     }
 
     // ---------------------------------------------------------------- receiving side
@@ -157,7 +319,7 @@ public final class NetBulk implements AutoCloseable {
 
     /** True when a pass has something to do here (a receive expected, bytes to write, a connection being made). */
     public boolean busy() {
-        return (expected > 0 || outsBusy > 0) && !closed;
+        return (expected > 0 || outsBusy > 0 || offeredPeers > 0) && !closed;
     }
 
     /** Accepts, reads and writes what the sockets allow now; returns the work done (0: nothing). */
@@ -166,8 +328,10 @@ public final class NetBulk implements AutoCloseable {
             return 0;
         }
         int work = outsBusy > 0 ? advanceOuts() : 0;
-        if (expected > 0 && listener != null) {
-            work += accept();
+        if ((expected > 0 || offeredPeers > 0) && listener != null) {
+            if (expected > 0 || admittedOffers < offeredPeers) {
+                work += accept(); // a system call: only while a connection may still come
+            }
             for (int i = 0; i < ins.size(); i++) {
                 In in = ins.get(i);
                 int w = in.read(sink);
@@ -282,6 +446,11 @@ public final class NetBulk implements AutoCloseable {
         private ByteBuffer direct;
         /** This connection's view of the sink's memory (made at the first piece read straight into it). */
         private ByteBuffer view;
+        /** The kind of the packet being read into the staging buffer, or -1 (a piece of a receive). */
+        private int packetType = -1;
+        private int packetLength;
+        /** The staging buffer as the sink sees a packet in it. */
+        private UnsafeBuffer packetView;
 
         In(SocketChannel channel) {
             this.channel = channel;
@@ -341,6 +510,10 @@ public final class NetBulk implements AutoCloseable {
                 return -1;
             }
             src = from;
+            if (!admitted[from]) {
+                admitted[from] = true;
+                admittedOffers += offered[from] ? 1 : 0;
+            }
             staging = ByteBuffer.allocateDirect(READ_STAGING);
             stagingAddress = BufferUtil.address(staging);
             small = null;
@@ -359,6 +532,14 @@ public final class NetBulk implements AutoCloseable {
         private int pieces(Sink sink) throws IOException {
             int work = 0;
             while (true) {
+                if (packetType >= 0) {
+                    int w = packet(sink);
+                    if (w <= 0) {
+                        return work; // not all read yet, or held by the sink
+                    }
+                    work += w;
+                    continue;
+                }
                 if (left == 0) {
                     int n = channel.read(header);
                     if (n < 0) {
@@ -374,6 +555,16 @@ public final class NetBulk implements AutoCloseable {
                     header.clear();
                     if (left <= 0) {
                         throw new IOException("a piece header of " + left + " bytes");
+                    }
+                    if (recvId == PACKET) {
+                        if (left > READ_STAGING || position < 0 || position > Integer.MAX_VALUE || !offered[src]) {
+                            throw new IOException("a packet of " + left + " bytes, kind " + position
+                                + (offered[src] ? "" : ", where no port was offered"));
+                        }
+                        packetType = (int) position;
+                        packetLength = left;
+                        staging.clear().limit(left);
+                        continue;
                     }
                     long at = sink.into(src, recvId, position, left);
                     direct = null;
@@ -414,12 +605,41 @@ public final class NetBulk implements AutoCloseable {
             }
         }
 
+        /**
+         * Reads the rest of the packet begun and hands it to the sink; returns the work done, 0
+         * while bytes are still to come or the sink holds it (handed again in the next poll).
+         */
+        private int packet(Sink sink) throws IOException {
+            int work = 0;
+            if (left > 0) {
+                int n = channel.read(staging);
+                if (n < 0) {
+                    return ended(true);
+                }
+                left -= n;
+                if (left > 0) {
+                    return 0;
+                }
+                work++;
+            }
+            if (packetView == null) {
+                packetView = new UnsafeBuffer(staging);
+            }
+            if (!sink.packet(src, packetType, packetView, 0, packetLength)) {
+                return 0;
+            }
+            packetType = -1;
+            packetsRead++;
+            return work + 1;
+        }
+
         /** The sender closed its end: quietly between pieces, a lost peer in the middle of one. */
         private int ended(boolean midPiece) throws IOException {
-            if (midPiece || left > 0) {
+            if (midPiece || left > 0 || packetType >= 0) {
                 throw new IOException("closed in the middle of a piece");
             }
             closeQuietly(channel);
+            closedFrom[src] = true;
             return -1;
         }
     }
@@ -454,6 +674,8 @@ public final class NetBulk implements AutoCloseable {
         private ByteBuffer view;
         private ByteBuffer viewOf;
         private boolean counted;
+        /** The peer offered this connection for packets ({@link #portOffered}). */
+        boolean forPackets;
 
         Out(int peer, int port) {
             this.peer = peer;
@@ -548,6 +770,37 @@ public final class NetBulk implements AutoCloseable {
         public void commit(int recvId, long position, int length) {
             staging.clear();
             staging.putInt(0, recvId).putInt(4, length).putLong(8, position);
+            staging.limit(PIECE_HEADER + length);
+            advance();
+        }
+
+        /**
+         * Room for one packet of {@code length} bytes: its index in the staging buffer (at
+         * {@link #stagingAddress()}), or -1 while the previous piece or packet is being written.
+         */
+        public int claimPacket(int length) {
+            if (length > PIECE_PAYLOAD || !idle()) {
+                return -1;
+            }
+            return PIECE_HEADER;
+        }
+
+        /** Where the staging buffer starts (a claimed packet's bytes go at its index from here). */
+        public long stagingAddress() {
+            return stagingAddress;
+        }
+
+        /** Bytes of the staging buffer, header included. */
+        public int stagingLength() {
+            return PIECE_HEADER + PIECE_PAYLOAD;
+        }
+
+        /** Sends the packet of kind {@code type} and {@code length} bytes written at {@link #claimPacket}'s index. */
+        public void commitPacket(int type, int length) {
+            packetsSent[peer] = true;
+            packetsWritten++;
+            staging.clear();
+            staging.putInt(0, PACKET).putInt(4, length).putLong(8, type);
             staging.limit(PIECE_HEADER + length);
             advance();
         }

@@ -62,6 +62,8 @@ public final class NetEndpoint implements AutoCloseable {
     private final HelloReader helloReader = new HelloReader();
     /** The host's driver when this rank runs it (null when the host agent does). */
     private final RankDriver driver;
+    /** The bulk sockets (null: none). */
+    private NetBulk bulk;
     /** Remote peers: one driver step per round of reads over their rings. */
     private final int remotePeers;
     private int reads;
@@ -146,6 +148,50 @@ public final class NetEndpoint implements AutoCloseable {
         Thread t = new Thread(r);
         t.setDaemon(true);
         return t;
+    }
+
+    /**
+     * The bulk sockets beside this endpoint: large packets take them once a peer offers its port
+     * ({@link NetBulk}); this endpoint carries the offers.
+     */
+    public void bulk(NetBulk b) {
+        this.bulk = b;
+        b.offerVia(this::offer);
+        for (NetOutboundRing o : out) {
+            if (o != null) {
+                o.bulk(b);
+            }
+        }
+    }
+
+    /** True when no offer of the bulk port is to be made to {@code peer} at a packet of {@code length} bytes. */
+    boolean offered(int peer, int length) {
+        NetBulk b = bulk;
+        if (b == null || b.offered(peer)) {
+            return true;
+        }
+        int from = b.packetsFrom();
+        return from == 0 || length < from;
+    }
+
+    /** Names this rank's bulk port to {@code peer} (the listener opened now); tried again at a later packet if it cannot go. */
+    void offer(int peer) {
+        int port = bulk.offerPort(peer);
+        if (port > 0 && out[peer].tryPort(port)) {
+            bulk.offeredTo(peer);
+        }
+    }
+
+    void portOffered(int peer, int port) {
+        NetBulk b = bulk;
+        if (b != null) {
+            b.portOffered(peer, port);
+        }
+    }
+
+    boolean bulkClosedFrom(int peer) {
+        NetBulk b = bulk;
+        return b == null || b.closedFrom(peer);
     }
 
     /** True when {@code peer} is on another host (its packets take the network). */

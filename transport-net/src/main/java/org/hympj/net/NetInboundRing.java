@@ -26,8 +26,10 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
     private final NetEndpoint endpoint;
     private final int peer;
     private volatile Image image;
-    /** The peer's BYE was read: it finalized, everything it sent has been read. */
+    /** The peer's BYE was read: it finalized, everything it sent on Aeron has been read. */
     private volatile boolean ended;
+    /** Its BYE said packets went on its bulk connection too: read all only once that connection ended. */
+    private boolean packetsOnBulk;
     private ControlledMessageHandler handler;
 
     NetInboundRing(NetEndpoint endpoint, int peer) {
@@ -76,8 +78,18 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
     public Action onFragment(DirectBuffer buffer, int offset, int length, Header header) {
         long kind = header.reservedValue();
         if (kind == Hello.TYPE_BYE) {
+            packetsOnBulk = length >= 8 && buffer.getInt(offset + 4) != 0;
             ended = true;
             return Action.CONTINUE;
+        }
+        if (kind == Hello.TYPE_PORT) {
+            if (length >= 8 && buffer.getInt(offset) == Hello.MAGIC) {
+                endpoint.portOffered(peer, buffer.getInt(offset + 4));
+            }
+            return Action.CONTINUE;
+        }
+        if (!endpoint.offered(peer, length)) {
+            endpoint.offer(peer); // a large packet over Aeron: the next ones may take our bulk socket
         }
         if (kind == Hello.TYPE_FAILED) {
             if (length >= 12 && buffer.getInt(offset) == Hello.MAGIC) {
@@ -89,12 +101,13 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
     }
 
     /**
-     * 1 while the peer may still have frames on the way (its BYE not read yet), 0 after: the
-     * PML asks before it fails receives only a finalized peer could have matched.
+     * 1 while the peer may still have frames on the way (its BYE not read yet, or packets on its
+     * bulk connection), 0 after: the PML asks before it fails receives only a finalized peer could
+     * have matched.
      */
     @Override
     public int size() {
-        return ended ? 0 : 1;
+        return ended && (!packetsOnBulk || endpoint.bulkClosedFrom(peer)) ? 0 : 1;
     }
 
     @Override

@@ -19,6 +19,11 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  *
  * <p>The first frame of the connection is its HELLO (the job key's MAC); the last, at close, a BYE.
  * The consumer methods of the contract belong to {@link NetInboundRing} and throw here.
+ *
+ * <p>A packet of at least {@link NetBulk#packetsFrom} bytes to a peer that offered its bulk port
+ * is claimed in the staging buffer of that connection instead, once it is made
+ * ({@link NetBulk#packetLink}): the claimed buffer is rewrapped there, commit writes it to the
+ * socket. The receiver takes packets from both in its sender's sequence.
  */
 public final class NetOutboundRing implements RingBuffer {
     private final ExclusivePublication publication;
@@ -27,6 +32,12 @@ public final class NetOutboundRing implements RingBuffer {
     private final int peer;
     private final byte[] hello;
     private boolean helloSent;
+    /** The bulk sockets (null: none, every packet takes Aeron). */
+    private NetBulk bulk;
+    /** The connection the current claim is on, or null (an Aeron claim). */
+    private NetBulk.Out link;
+    private int linkType;
+    private int linkLength;
 
     NetOutboundRing(ExclusivePublication publication, int peer, byte[] hello) {
         this.publication = publication;
@@ -40,8 +51,29 @@ public final class NetOutboundRing implements RingBuffer {
         return peer;
     }
 
+    /** Large packets may take {@code b}'s connection to the peer once the peer offers it. */
+    void bulk(NetBulk b) {
+        this.bulk = b;
+    }
+
     @Override
     public int tryClaim(int msgTypeId, int length) {
+        NetBulk b = bulk;
+        if (b != null) {
+            int from = b.packetsFrom();
+            NetBulk.Out l = from > 0 && length >= from ? b.packetLink(peer) : null;
+            if (l != null) {
+                int idx = l.claimPacket(length);
+                if (idx < 0) {
+                    return INSUFFICIENT_CAPACITY; // the previous record is still being written: queued, in order
+                }
+                claimed.wrap(l.stagingAddress(), l.stagingLength());
+                link = l;
+                linkType = msgTypeId;
+                linkLength = length;
+                return idx;
+            }
+        }
         if (!helloSent && !sendHello()) {
             return INSUFFICIENT_CAPACITY;
         }
@@ -78,18 +110,34 @@ public final class NetOutboundRing implements RingBuffer {
 
     @Override
     public void commit(int index) {
+        NetBulk.Out l = link;
+        if (l != null) {
+            link = null;
+            l.commitPacket(linkType, linkLength);
+            return;
+        }
         claim.commit();
     }
 
     @Override
     public void abort(int index) {
+        if (link != null) {
+            link = null; // nothing was written on the connection
+            return;
+        }
         claim.abort();
     }
 
-    /** The largest packet one frame carries. */
+    /**
+     * The largest packet one frame carries; once the peer's bulk connection takes packets, the
+     * larger of that and {@link NetBulk#PACKET_LIMIT} (an eager message of up to 64 KiB goes whole
+     * on the socket, where between real hosts a frame holds about 1.4 KB).
+     */
     @Override
     public int maxMsgLength() {
-        return publication.maxPayloadLength();
+        int frame = publication.maxPayloadLength();
+        NetBulk b = bulk;
+        return b != null && b.packetLink(peer) != null ? Math.max(frame, NetBulk.PACKET_LIMIT) : frame;
     }
 
     @Override
@@ -112,10 +160,12 @@ public final class NetOutboundRing implements RingBuffer {
         if (!helloSent && !sendHello()) {
             return publication.isClosed(); // not connected yet: the HELLO and BYE go once it is (the caller's deadline bounds it)
         }
-        if (publication.tryClaim(4, claim) <= 0) {
+        if (publication.tryClaim(8, claim) <= 0) {
             return publication.isClosed() || !publication.isConnected();
         }
         claimed.putInt(claim.offset(), Hello.MAGIC); // a payload of its own: an empty frame is a heartbeat's shape
+        // packets went on the bulk connection too: the peer has read them all only when that connection ends
+        claimed.putInt(claim.offset() + 4, bulk != null && bulk.packetsSentTo(peer) ? 1 : 0);
         claim.reservedValue(Hello.TYPE_BYE);
         claim.commit();
         return true;
@@ -137,6 +187,24 @@ public final class NetOutboundRing implements RingBuffer {
         claimed.putInt(claim.offset() + 4, failedRank);
         claimed.putInt(claim.offset() + 8, code);
         claim.reservedValue(Hello.TYPE_FAILED);
+        claim.commit();
+        return true;
+    }
+
+    /**
+     * Names this rank's bulk {@code port} to the peer, which then writes its large packets there
+     * (after every frame before it); false when it cannot go now (tried again at a later packet).
+     */
+    boolean tryPort(int port) {
+        if (!helloSent && !sendHello()) {
+            return false;
+        }
+        if (publication.tryClaim(8, claim) <= 0) {
+            return false;
+        }
+        claimed.putInt(claim.offset(), Hello.MAGIC);
+        claimed.putInt(claim.offset() + 4, port);
+        claim.reservedValue(Hello.TYPE_PORT);
         claim.commit();
         return true;
     }

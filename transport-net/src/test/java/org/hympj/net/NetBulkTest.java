@@ -46,7 +46,7 @@ class NetBulkTest {
     }
 
     /** What a receiving rank got: bytes by position, from one source. */
-    private static final class Received implements NetBulk.Sink {
+    private static class Received implements NetBulk.Sink {
         final byte[] bytes;
         final ByteBuffer memory;
         final long memoryAt;
@@ -105,6 +105,98 @@ class NetBulkTest {
                 throw new AssertionError("nothing moved for 10 s");
             }
         }
+    }
+
+    /** Packets as a receiving PML takes them: each copied out, the first {@code holds} offers of each held. */
+    private static final class Packets extends Received {
+        final List<String> got = new ArrayList<>();
+        int holds;
+        int held;
+
+        Packets(int holds) {
+            super(0, null, 0);
+            this.holds = holds;
+        }
+
+        @Override
+        public boolean packet(int src, int type, org.agrona.MutableDirectBuffer buffer, int index, int length) {
+            if (held < holds) {
+                held++;
+                return false; // ahead of its sender's sequence: handed again later, nothing read after it meanwhile
+            }
+            held = 0;
+            byte[] b = new byte[length];
+            buffer.getBytes(index, b);
+            got.add(src + ":" + type + ":" + length + ":" + java.util.Arrays.hashCode(b));
+            return true;
+        }
+    }
+
+    /**
+     * Whole packets on a connection the receiver offered: written from the sender's staging
+     * buffer, read whole (also when larger than the socket buffers), in order, each held twice by
+     * the receiver before it takes it — and nothing after a held packet is handed before it. The
+     * connection's end is seen as the sender's clean close.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void packetsOnAnOfferedConnectionArriveWholeAndInOrderAndMayBeHeld() {
+        NetBulk sender = rank(0, key);
+        NetBulk receiver = rank(1, key);
+        sender.enablePackets();
+        receiver.enablePackets();
+        assertEquals(null, sender.packetLink(1), "no link before the receiver offers its port");
+        int port = receiver.offerPort(0);
+        receiver.offeredTo(0);
+        sender.portOffered(1, port);
+        Packets sink = new Packets(2);
+        pollUntil(sender, receiver, sink, () -> sender.packetLink(1) != null);
+        int[] lengths = {1024, 64 << 10, 8, NetBulk.PIECE_PAYLOAD};
+        List<String> want = new ArrayList<>();
+        for (int i = 0; i < lengths.length; i++) {
+            NetBulk.Out link = sender.packetLink(1);
+            int idx;
+            while ((idx = link.claimPacket(lengths[i])) < 0) {
+                sender.poll(sink);
+                receiver.poll(sink); // the previous packet is still being written: the receiver reads
+            }
+            byte[] b = pattern(lengths[i], i);
+            for (int k = 0; k < b.length; k++) {
+                UnsafeApi.putByte(link.stagingAddress() + idx + k, b[k]);
+            }
+            link.commitPacket(100 + i, lengths[i]);
+            want.add("0:" + (100 + i) + ":" + lengths[i] + ":" + java.util.Arrays.hashCode(b));
+        }
+        pollUntil(sender, receiver, sink, () -> sink.got.size() == lengths.length);
+        assertEquals(want, sink.got);
+        assertEquals(lengths.length, sender.packetsWritten());
+        assertEquals(lengths.length, receiver.packetsRead());
+        assertTrue(sender.packetsSentTo(1));
+        assertTrue(!receiver.closedFrom(0));
+        sender.close(true);
+        pollUntil(receiver, receiver, sink, () -> receiver.closedFrom(0));
+        assertEquals(List.of(), lost);
+    }
+
+    /** A packet where the receiver offered no port is a broken connection: the sender is reported lost. */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aPacketOnAConnectionNotOfferedIsALostPeer() {
+        NetBulk sender = rank(0, key);
+        NetBulk receiver = rank(1, key);
+        sender.enablePackets();
+        receiver.expect(1); // a rendezvous connection: the receiver reads it, but offered no port for packets
+        sender.portOffered(1, receiver.port()); // as if it had
+        Packets sink = new Packets(0);
+        pollUntil(sender, receiver, sink, () -> sender.packetLink(1) != null);
+        NetBulk.Out link = sender.packetLink(1);
+        int idx = link.claimPacket(2000);
+        assertTrue(idx >= 0);
+        link.commitPacket(7, 2000);
+        pollUntil(sender, receiver, sink, () -> !lost.isEmpty());
+        assertEquals(List.of(), sink.got);
+        assertTrue(lost.get(0).startsWith("1 lost 0: ") && lost.get(0).contains("where no port was offered"),
+            lost.toString());
     }
 
     @Test

@@ -111,6 +111,9 @@ public final class ShmMpj extends Mpj {
         if (warmsUp(c, timing)) {
             org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
             engine.routeStatistics().clear(); // its messages are not the program's
+            if (net != null) {
+                net.bulk().clearCounters();
+            }
             if (Boolean.getBoolean("hympj.warmup.report")) {
                 System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%n", rank, w.rounds(),
                     w.nanos() / 1e6, w.compileMillis(), w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
@@ -221,9 +224,20 @@ public final class ShmMpj extends Mpj {
         return net == null ? 0 : net.refused();
     }
 
+    /**
+     * The route statistics; on several hosts also how many packets went to and came from other
+     * hosts on the ranks' own sockets instead of the media drivers' datagrams
+     * ({@code net.socket.packets.sent}, {@code net.socket.packets.received}; docs/USAGE.md).
+     */
     @Override
     public java.util.Map<String, Long> statistics() {
-        return engine.routeStatistics().asMap();
+        java.util.Map<String, Long> m = engine.routeStatistics().asMap();
+        if (net != null) {
+            m = new java.util.LinkedHashMap<>(m);
+            m.put("net.socket.packets.sent", net.bulk().packetsWritten());
+            m.put("net.socket.packets.received", net.bulk().packetsRead());
+        }
+        return m;
     }
 
     @Override

@@ -71,8 +71,9 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
         RankDriver driver = hosts.net().driverInRank && rank == hosts.firstRank(hosts.host())
             ? RankDriver.launch(job.aeronDir(), hosts.net()) : null;
         try {
-            return new NetPeers(endpoint(job, hosts, key, rank, endpoints, control, driver), bulk, driver, hosts, control,
-                rank);
+            NetEndpoint endpoint = endpoint(job, hosts, key, rank, endpoints, control, driver);
+            endpoint.bulk(bulk);
+            return new NetPeers(endpoint, bulk, driver, hosts, control, rank);
         } catch (RuntimeException e) {
             if (driver != null) {
                 driver.close();

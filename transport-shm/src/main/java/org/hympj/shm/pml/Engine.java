@@ -90,6 +90,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
             eagerLimit, sharesCores);
         this.matching = new Matching(fabric, eager, rendezvous, pacing, events, config.inlineLimit, config.bulkBytes);
         Inbound inbound = new Inbound(fabric, pacing, matching, rendezvous, completions);
+        rendezvous.packetsTo(inbound);
         this.progress = new Progress(inbound, rendezvous, outbound, completions, pacing, idler, events, detached,
             schedules);
         pacing.attach(progress);

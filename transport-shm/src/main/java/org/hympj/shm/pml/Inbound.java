@@ -55,6 +55,17 @@ final class Inbound implements ControlledMessageHandler {
         return work;
     }
 
+    /**
+     * Hands over a whole packet from {@code src} that came another way than its ring (a bulk
+     * socket between hosts, {@link NetPieces}); false holds it (ahead of its sender's sequence: the
+     * packets before it are still in the ring), to be handed again in a later pass.
+     */
+    boolean deliver(int src, int type, MutableDirectBuffer buffer, int index, int length) {
+        currentChannel = 0;
+        currentSource = src;
+        return onMessage(type, buffer, index, length) != Action.ABORT;
+    }
+
     private boolean selfEmpty() {
         for (int c = 0; c < channels; c++) {
             if (fabric.inbound(c, rank).size() > 0) {

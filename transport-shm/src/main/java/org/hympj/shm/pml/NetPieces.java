@@ -1,6 +1,7 @@
 package org.hympj.shm.pml;
 
 import java.nio.ByteBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.hympj.net.NetBulk;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
@@ -8,8 +9,9 @@ import org.hympj.shm.fabric.ShmFabric;
 /**
  * The rendezvous protocol's data on the bulk sockets between hosts ({@link NetBulk}): the sender's
  * pieces of a stream to a receiver on another host, and the receiver's pieces read from its
- * connections. Made only for a job on several hosts, so that a job on one host loads no class of
- * transport-net (docs/ARCHITECTURE.md).
+ * connections; and the large packets that come over them, handed to {@link Inbound} as if read
+ * from their rings. Made only for a job on several hosts, so that a job on one host loads no class
+ * of transport-net (docs/ARCHITECTURE.md).
  */
 final class NetPieces implements NetBulk.Sink {
     private final RendezvousProtocol rendezvous;
@@ -17,6 +19,7 @@ final class NetPieces implements NetBulk.Sink {
     private final ShmFabric fabric;
     private final Packer packer;
     private final OutboundQueues outbound;
+    private Inbound inbound;
 
     private NetPieces(RendezvousProtocol rendezvous, NetBulk bulk, ShmFabric fabric, Packer packer,
                       OutboundQueues outbound) {
@@ -33,6 +36,17 @@ final class NetPieces implements NetBulk.Sink {
         return b == null ? null : new NetPieces(rendezvous, b, fabric, packer, outbound);
     }
 
+    /** Packets from other hosts may come over the sockets from now on: handed to {@code in}. */
+    void packetsTo(Inbound in) {
+        this.inbound = in;
+        bulk.enablePackets();
+    }
+
+    @Override
+    public boolean packet(int src, int type, MutableDirectBuffer buffer, int index, int length) {
+        return inbound.deliver(src, type, buffer, index, length);
+    }
+
     boolean busy() {
         return bulk.busy();
     }
@@ -44,6 +58,11 @@ final class NetPieces implements NetBulk.Sink {
     /** This rank's bulk port (the socket opened at the first call). @throws IllegalStateException if it cannot be */
     int port() {
         return bulk.port();
+    }
+
+    /** Offers this rank's port to {@code peer} for its large packets (once). */
+    void offer(int peer) {
+        bulk.offer(peer);
     }
 
     /** A receive cleared to come this way ({@code +1}), or complete ({@code -1}). */

@@ -79,6 +79,16 @@ final class RendezvousProtocol {
         return !"off".equals(System.getProperty("hympj.net.bulk"));
     }
 
+    /**
+     * Large packets from other hosts may come over the bulk sockets from now on, handed to
+     * {@code inbound} as if read from their rings (when there are bulk sockets).
+     */
+    void packetsTo(Inbound inbound) {
+        if (net != null) {
+            net.packetsTo(inbound);
+        }
+    }
+
     /** True when the bulk sockets have something to do in a pass. */
     boolean netBusy() {
         return net != null && net.busy();
@@ -380,7 +390,7 @@ final class RendezvousProtocol {
         } else {
             r.recvId = recvs.add(r);
             // a sender on another host cannot put into our segment: it streams (to our bulk socket if large)
-            long dst = fabric.local(source) ? (r.buf.segOffset >= 0 ? r.buf.segOffset : -1) : netDestination(r, accept);
+            long dst = fabric.local(source) ? (r.buf.segOffset >= 0 ? r.buf.segOffset : -1) : netDestination(r, source, accept);
             outbound.sendControl(channel, source, Packets.CTS, sendId, r.recvId, accept, dst, ctsVis);
         }
     }
@@ -389,7 +399,7 @@ final class RendezvousProtocol {
      * Where a sender on another host streams {@code accept} bytes of {@code r}: this rank's bulk
      * socket (opened now if it is not yet) for a large message, else the packet ring (-1).
      */
-    private long netDestination(RecvReq r, long accept) {
+    private long netDestination(RecvReq r, int source, long accept) {
         if (net == null || accept < NET_BULK_FROM) {
             return -1;
         }
@@ -403,6 +413,7 @@ final class RendezvousProtocol {
         }
         r.netBulk = true;
         net.expect(1);
+        net.offer(source); // the sender's later eager-sized messages take the same connection
         return Packets.ctsNetPort(port);
     }
 

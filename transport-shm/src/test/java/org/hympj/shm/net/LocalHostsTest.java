@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.Launcher;
@@ -24,8 +25,8 @@ class LocalHostsTest {
     @CsvSource({"2, 2, rank", "4, 2, rank", "5, 3, rank", "4, 2, agent", "5, 3, agent"})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts, String driver) {
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts).netDriver(driver),
-            new String[] {"sizes", "strided", "segment"});
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class, "order").localHosts(hosts)
+            .netDriver(driver), new String[] {"sizes", "strided", "segment", "order", "late"});
         assertEquals(hosts, r.jobDirs().size(), "one job directory per local host");
         for (int rank = 0; rank < np; rank++) {
             String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
@@ -41,8 +42,18 @@ class LocalHostsTest {
             int n = NetRank.SIZES.length;
             assertTrue(stats.contains("net=" + remote * n) && stats.contains("shm=" + local * n),
                 () -> "rank " + 0 + ": " + stats + "\n" + MultiRank.report(r));
+            // the order scenario's messages of 1 KiB and more to the other host took the sockets (its
+            // peer offered its port at the first large frame of the sizes before it)
+            String packets = MultiRank.lines(r, rank, "SOCKET-PACKETS ").get(0);
+            int sent = Integer.parseInt(packets.replaceAll(".*sent=(-?\\d+).*", "$1"));
+            int received = Integer.parseInt(packets.replaceAll(".*received=(-?\\d+).*", "$1"));
+            int large = NetRank.ORDER_COUNT / NetRank.ORDER_SIZES.length * 4;
+            int me = rank;
+            assertTrue(sent >= large && received >= large, () -> "rank " + me + ": " + packets + ", expected at least "
+                + large + " each way\n" + MultiRank.report(r));
         }
     }
+
 
     private static int hostOf(int rank, int np, int hosts) {
         int first = 0;
@@ -72,8 +83,12 @@ class LocalHostsTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void withoutTheBulkSocketsLargeMessagesStreamInTheNetworksFrames() {
-        MultiRank.runAndPass(MultiRank.spec(4, NetRank.class).localHosts(2).jvmArg("-Dhympj.net.bulk=off"),
-            new String[] {"sizes", "strided", "segment"});
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class, "order").localHosts(2)
+            .jvmArg("-Dhympj.net.bulk=off"), new String[] {"sizes", "strided", "segment", "order", "late"});
+        for (int rank = 0; rank < 4; rank++) {
+            assertEquals(List.of("SOCKET-PACKETS sent=0 received=0"), MultiRank.lines(r, rank, "SOCKET-PACKETS "),
+                MultiRank.report(r));
+        }
     }
 
     /**

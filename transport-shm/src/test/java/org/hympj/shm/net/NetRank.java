@@ -18,7 +18,7 @@ import org.hympj.shm.ShmMpj;
 public final class NetRank {
     static final int[] SIZES = {0, 1, 8, 1000, 8192, 8193, 70_000, 300_000, 4 << 20};
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         try (Mpj mpj = Mpj.init(args)) {
             Comm w = mpj.world();
             int rank = w.rank();
@@ -104,6 +104,15 @@ public final class NetRank {
                 throw new AssertionError("a receive into the segment wrote outside its elements");
             }
             System.out.println("PASS segment");
+            if (java.util.Arrays.asList(args).contains("order")) {
+                order(w, rank, size);
+                System.out.println("PASS order");
+                Map<String, Long> after = mpj.statistics();
+                System.out.println("SOCKET-PACKETS sent=" + after.getOrDefault("net.socket.packets.sent", -1L)
+                    + " received=" + after.getOrDefault("net.socket.packets.received", -1L));
+                late(w, rank, size);
+                System.out.println("PASS late");
+            }
             if (java.util.Arrays.asList(args).contains("counters")) {
                 w.barrier(); // every message of the job is in
                 if (rank == 0 || !shm.engine().fabric().local(rank - 1)) { // the host's first rank: its driver's counters
@@ -114,5 +123,80 @@ public final class NetRank {
             }
         }
         System.out.println("PASS finalize");
+    }
+
+    /** Sizes of {@link #order}: small ones stay on Aeron, the others (1 KiB and more) take the sockets once offered. */
+    static final int[] ORDER_SIZES = {8, 1500, 16, 4096, 4, 65536, 100, 20000};
+    static final int ORDER_COUNT = 240;
+
+    /**
+     * Messages of sizes alternating between the two paths between hosts (Aeron frames, the ranks'
+     * sockets), all sent before any is received, with one tag: received in the order sent, each
+     * whole, half of them by ANY_SOURCE — the per-pair sequence holds across the two paths.
+     */
+    private static void order(Comm w, int rank, int size) {
+        int to = (rank + size / 2) % size;
+        int from = (rank - size / 2 + size) % size;
+        org.hympj.api.Request[] sends = new org.hympj.api.Request[ORDER_COUNT];
+        for (int i = 0; i < ORDER_COUNT; i++) {
+            int n = ORDER_SIZES[i % ORDER_SIZES.length];
+            byte[] out = new byte[n];
+            fill(out, rank, i);
+            sends[i] = w.isend(out, 0, n, Datatype.BYTE, to, 77);
+        }
+        byte[] in = new byte[65536];
+        for (int i = 0; i < ORDER_COUNT; i++) {
+            int n = ORDER_SIZES[i % ORDER_SIZES.length];
+            Status st = w.recv(in, 0, in.length, Datatype.BYTE, i % 2 == 0 ? from : Comm.ANY_SOURCE, 77);
+            if (st.count(Datatype.BYTE) != n || st.source() != from) {
+                throw new AssertionError("order: message " + i + " from " + from + " has " + st.count(Datatype.BYTE)
+                    + " bytes from " + st.source() + ", sent " + n);
+            }
+            check(in, n, from, i, "order");
+        }
+        org.hympj.api.Request.waitAll(sends);
+    }
+
+    /**
+     * A message sent over the socket just before its sender finalizes, received after a pause in
+     * which the receiver makes no progress (its sender's goodbye and the message wait together):
+     * it arrives, the receive does not fail for a finalized peer.
+     */
+    private static void late(Comm w, int rank, int size) throws InterruptedException {
+        int to = (rank + size / 2) % size;
+        int from = (rank - size / 2 + size) % size;
+        byte[] out = new byte[60_000];
+        fill(out, rank, 1_000);
+        org.hympj.api.Request s = w.isend(out, 0, out.length, Datatype.BYTE, to, 78);
+        Thread.sleep(300);
+        byte[] in = new byte[60_000];
+        Status st = w.recv(in, 0, in.length, Datatype.BYTE, from, 78);
+        if (st.count(Datatype.BYTE) != in.length) {
+            throw new AssertionError("late: " + st.count(Datatype.BYTE) + " bytes from " + from);
+        }
+        check(in, in.length, from, 1_000, "late");
+        s.waitFor();
+    }
+
+    /** Message {@code i} of {@code rank}: its number in the first 4 bytes (when they fit), then a pattern. */
+    private static void fill(byte[] b, int rank, int i) {
+        for (int k = 0; k < b.length; k++) {
+            b[k] = (byte) (rank * 13 + i + k * 3);
+        }
+        if (b.length >= 4) {
+            java.nio.ByteBuffer.wrap(b).putInt(0, i);
+        }
+    }
+
+    private static void check(byte[] b, int n, int from, int i, String what) {
+        if (n >= 4 && java.nio.ByteBuffer.wrap(b).getInt(0) != i) {
+            throw new AssertionError(what + ": message " + i + " from " + from + " carries number "
+                + java.nio.ByteBuffer.wrap(b).getInt(0));
+        }
+        for (int k = 4; k < n; k++) {
+            if (b[k] != (byte) (from * 13 + i + k * 3)) {
+                throw new AssertionError(what + ": message " + i + " from " + from + ", byte " + k + " wrong");
+            }
+        }
     }
 }
