@@ -56,6 +56,8 @@ public final class NetBulk implements AutoCloseable {
     private static final int CHALLENGE = 16;
     private static final int HELLO = 12 + 32;
     private static final int READ_STAGING = 256 << 10;
+    /** Bytes a connection reads ahead between records: a packet of {@link #PACKET_LIMIT} and the next header. */
+    private static final int READ_AHEAD = PIECE_HEADER + (64 << 10) + 64 + PIECE_HEADER;
     /** The receive id of a piece that is a whole packet of the PML (its kind in the position field). */
     public static final int PACKET = -1;
     /**
@@ -436,21 +438,24 @@ public final class NetBulk implements AutoCloseable {
         private ByteBuffer small = ByteBuffer.allocate(CHALLENGE).order(ByteOrder.BIG_ENDIAN);
         private boolean challenged;
         private int src = -1;
-        private ByteBuffer staging;
-        private long stagingAddress;
-        private final ByteBuffer header = ByteBuffer.allocateDirect(PIECE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        /**
+         * What was read and not yet taken, from {@link #head} to its position: a read takes as
+         * much as the socket has (several records in one system call), the records are taken from
+         * here; only a piece's rest is read straight into the receiver's memory.
+         */
+        private ByteBuffer buf;
+        private long bufAddress;
+        private int head;
+        /** The buffer as the sink sees a packet in it. */
+        private UnsafeBuffer packetView;
+        /** The piece being taken: its receive, where its next byte goes, bytes still to come (0: between records). */
         private int recvId;
         private long position;
         private int left;
-        /** The receive's own memory the current piece is read into, or null (staging). */
+        /** The receive's own memory the rest of the current piece is read into, or null (through the buffer). */
         private ByteBuffer direct;
         /** This connection's view of the sink's memory (made at the first piece read straight into it). */
         private ByteBuffer view;
-        /** The kind of the packet being read into the staging buffer, or -1 (a piece of a receive). */
-        private int packetType = -1;
-        private int packetLength;
-        /** The staging buffer as the sink sees a packet in it. */
-        private UnsafeBuffer packetView;
 
         In(SocketChannel channel) {
             this.channel = channel;
@@ -514,8 +519,9 @@ public final class NetBulk implements AutoCloseable {
                 admitted[from] = true;
                 admittedOffers += offered[from] ? 1 : 0;
             }
-            staging = ByteBuffer.allocateDirect(READ_STAGING);
-            stagingAddress = BufferUtil.address(staging);
+            buf = ByteBuffer.allocateDirect(PIECE_HEADER + READ_STAGING).order(ByteOrder.LITTLE_ENDIAN);
+            bufAddress = BufferUtil.address(buf);
+            packetView = new UnsafeBuffer(buf);
             small = null;
             return 1;
         }
@@ -529,113 +535,114 @@ public final class NetBulk implements AutoCloseable {
             return false;
         }
 
+        /** Takes what is buffered, then reads more, until the socket has nothing or a packet is held. */
         private int pieces(Sink sink) throws IOException {
             int work = 0;
             while (true) {
-                if (packetType >= 0) {
-                    int w = packet(sink);
-                    if (w <= 0) {
-                        return work; // not all read yet, or held by the sink
-                    }
-                    work += w;
-                    continue;
-                }
-                if (left == 0) {
-                    int n = channel.read(header);
-                    if (n < 0) {
-                        return ended(header.position() > 0);
-                    }
-                    if (header.hasRemaining()) {
-                        return work;
-                    }
-                    header.flip();
-                    recvId = header.getInt(0);
-                    left = header.getInt(4);
-                    position = header.getLong(8);
-                    header.clear();
-                    if (left <= 0) {
-                        throw new IOException("a piece header of " + left + " bytes");
-                    }
-                    if (recvId == PACKET) {
-                        if (left > READ_STAGING || position < 0 || position > Integer.MAX_VALUE || !offered[src]) {
-                            throw new IOException("a packet of " + left + " bytes, kind " + position
-                                + (offered[src] ? "" : ", where no port was offered"));
+                int buffered = buf.position() - head;
+                if (left > 0) {
+                    if (buffered > 0) {
+                        int n = Math.min(left, buffered);
+                        if (direct != null) {
+                            ByteBuffer part = buf.duplicate(); // read with the header: copied into place
+                            part.limit(head + n).position(head);
+                            direct.put(part);
+                            sink.arrived(src, recvId, n);
+                        } else {
+                            sink.piece(src, recvId, position, bufAddress + head, n);
                         }
-                        packetType = (int) position;
-                        packetLength = left;
-                        staging.clear().limit(left);
+                        head += n;
+                        position += n;
+                        left -= n;
+                        work++;
                         continue;
                     }
-                    long at = sink.into(src, recvId, position, left);
-                    direct = null;
-                    if (at >= 0) {
-                        if (view == null) {
-                            view = sink.memory().duplicate();
+                    if (direct != null) {
+                        int n = channel.read(direct);
+                        if (n < 0) {
+                            return ended();
                         }
-                        view.limit(Math.toIntExact(at + left)).position((int) at);
-                        direct = view;
+                        if (n == 0) {
+                            return work;
+                        }
+                        left -= n;
+                        position += n;
+                        sink.arrived(src, recvId, n);
+                        work++;
+                        continue;
+                    }
+                } else if (buffered >= PIECE_HEADER) {
+                    int at = head;
+                    int id = buf.getInt(at);
+                    int length = buf.getInt(at + 4);
+                    long pos = buf.getLong(at + 8);
+                    if (length <= 0) {
+                        throw new IOException("a piece header of " + length + " bytes");
+                    }
+                    if (id == PACKET) {
+                        if (length > READ_STAGING || pos < 0 || pos > Integer.MAX_VALUE || !offered[src]) {
+                            throw new IOException("a packet of " + length + " bytes, kind " + pos
+                                + (offered[src] ? "" : ", where no port was offered"));
+                        }
+                        if (buffered >= PIECE_HEADER + length) {
+                            if (!sink.packet(src, (int) pos, packetView, at + PIECE_HEADER, length)) {
+                                return work; // held: taken again in the next poll, nothing after it before
+                            }
+                            head += PIECE_HEADER + length;
+                            packetsRead++;
+                            work++;
+                            continue;
+                        }
+                        // the rest of the packet is still to be read (below)
+                    } else {
+                        head += PIECE_HEADER;
+                        recvId = id;
+                        left = length;
+                        position = pos;
+                        direct = null;
+                        long into = sink.into(src, recvId, position, left);
+                        if (into >= 0) {
+                            if (view == null) {
+                                view = sink.memory().duplicate();
+                            }
+                            view.limit(Math.toIntExact(into + left)).position(Math.toIntExact(into));
+                            direct = view;
+                        }
+                        continue;
                     }
                 }
-                if (direct != null) {
-                    int n = channel.read(direct);
-                    if (n < 0) {
-                        return ended(true);
-                    }
-                    if (n == 0) {
-                        return work;
-                    }
-                    left -= n;
-                    position += n;
-                    sink.arrived(src, recvId, n);
-                    work++;
-                    continue;
+                if (head == buf.position()) {
+                    buf.clear(); // everything taken: read from the start
+                    head = 0;
+                } else if (head > 0) {
+                    compact(); // part of a record: to the start, so that the whole record fits (each moves once at most)
                 }
-                staging.clear().limit(Math.min(left, READ_STAGING));
-                int n = channel.read(staging);
+                // up to the end of a packet begun, else at most a packet's worth ahead: of a large piece
+                // (written from a segment) little goes through this buffer, the rest is read straight in
+                int at = buf.position();
+                int packetEnd = left == 0 && at >= PIECE_HEADER && buf.getInt(0) == PACKET ? PIECE_HEADER + buf.getInt(4) : 0;
+                buf.limit(packetEnd > at ? packetEnd : Math.min(buf.capacity(), at + READ_AHEAD));
+                int n = channel.read(buf);
+                buf.limit(buf.capacity());
                 if (n < 0) {
-                    return ended(true);
+                    return ended();
                 }
                 if (n == 0) {
                     return work;
                 }
-                sink.piece(src, recvId, position, stagingAddress, n);
-                position += n;
-                left -= n;
-                work++;
             }
         }
 
-        /**
-         * Reads the rest of the packet begun and hands it to the sink; returns the work done, 0
-         * while bytes are still to come or the sink holds it (handed again in the next poll).
-         */
-        private int packet(Sink sink) throws IOException {
-            int work = 0;
-            if (left > 0) {
-                int n = channel.read(staging);
-                if (n < 0) {
-                    return ended(true);
-                }
-                left -= n;
-                if (left > 0) {
-                    return 0;
-                }
-                work++;
-            }
-            if (packetView == null) {
-                packetView = new UnsafeBuffer(staging);
-            }
-            if (!sink.packet(src, packetType, packetView, 0, packetLength)) {
-                return 0;
-            }
-            packetType = -1;
-            packetsRead++;
-            return work + 1;
+        /** Moves what is buffered and not taken to the buffer's start. */
+        private void compact() {
+            buf.limit(buf.position()).position(head);
+            buf.compact();
+            head = 0;
         }
 
-        /** The sender closed its end: quietly between pieces, a lost peer in the middle of one. */
-        private int ended(boolean midPiece) throws IOException {
-            if (midPiece || left > 0 || packetType >= 0) {
+        /** The sender closed its end: quietly between records, a lost peer in the middle of one. */
+        private int ended() throws IOException {
+            if (left > 0 || buf.position() > head) {
                 throw new IOException("closed in the middle of a piece");
             }
             closeQuietly(channel);
