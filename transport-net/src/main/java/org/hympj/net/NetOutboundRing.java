@@ -61,7 +61,9 @@ public final class NetOutboundRing implements RingBuffer {
         NetBulk b = bulk;
         if (b != null) {
             int from = b.packetsFrom();
-            NetBulk.Out l = from > 0 && length >= from ? b.packetLink(peer) : null;
+            // a packet larger than a frame goes on the socket whatever the threshold: maxMsgLength allowed it
+            NetBulk.Out l = from > 0 && (length >= from || length > publication.maxPayloadLength())
+                ? b.packetLink(peer) : null;
             if (l != null) {
                 int idx = l.claimPacket(length);
                 if (idx < 0) {

@@ -119,6 +119,7 @@ public final class ShmMpj extends Mpj {
                     w.nanos() / 1e6, w.compileMillis(), w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
             }
         }
+        engine.openNetPackets();
     }
 
     /** The longest a rank's JIT warm-up may take (the launcher's --warm-up). */

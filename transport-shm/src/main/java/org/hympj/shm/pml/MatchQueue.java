@@ -8,10 +8,15 @@ import org.hympj.api.Comm;
  * per-pair FIFO arrival gives MPI's non-overtaking rule, wildcards included.
  */
 final class MatchQueue {
+    private final SocketWatch watch;
     private RecvReq postedHead;
     private RecvReq postedTail;
     private Unexpected unexpHead;
     private Unexpected unexpTail;
+
+    MatchQueue(SocketWatch watch) {
+        this.watch = watch;
+    }
 
     static boolean matches(int wantSource, int wantTag, int source, int tag) {
         return (wantSource == Comm.ANY_SOURCE || wantSource == source) && (wantTag == Comm.ANY_TAG || wantTag == tag);
@@ -48,6 +53,7 @@ final class MatchQueue {
             postedTail.next = r;
         }
         postedTail = r;
+        watch.posted(r);
     }
 
     /**
@@ -89,6 +95,7 @@ final class MatchQueue {
         }
         r.prev = null;
         r.next = null;
+        watch.unposted(r);
     }
 
     /** First unexpected message that (wantSource, wantTag) accepts; removed if {@code take}. */

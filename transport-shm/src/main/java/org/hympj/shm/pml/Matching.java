@@ -33,6 +33,8 @@ final class Matching {
     /** The sequence number expected next from each sender. */
     private final int[] recvSeq;
     private MatchQueue[] contexts = new MatchQueue[4];
+    /** The posted receives a packet on a socket between hosts could complete. */
+    private final SocketWatch socketWatch;
     /** World uses contexts 0 (point-to-point) and 1 (its collectives); each new communicator takes two more. */
     private int nextContext = 2;
     private Unexpected freeUnexpected;
@@ -48,6 +50,15 @@ final class Matching {
         this.bufferBudget = bufferBudget;
         this.bufferedFrom = new long[fabric.size()];
         this.recvSeq = new int[fabric.size()];
+        boolean[] remote = new boolean[fabric.size()];
+        for (int r = 0; r < remote.length; r++) {
+            remote[r] = !fabric.local(r);
+        }
+        this.socketWatch = new SocketWatch(remote);
+    }
+
+    SocketWatch socketWatch() {
+        return socketWatch;
     }
 
     /** The lowest context id this rank has not used; communicators agree on the max over their members. */
@@ -67,7 +78,7 @@ final class Matching {
         }
         MatchQueue q = contexts[ctx];
         if (q == null) {
-            q = new MatchQueue();
+            q = new MatchQueue(socketWatch);
             contexts[ctx] = q;
         }
         return q;

@@ -39,7 +39,21 @@ final class NetPieces implements NetBulk.Sink {
     /** Packets from other hosts may come over the sockets from now on: handed to {@code in}. */
     void packetsTo(Inbound in) {
         this.inbound = in;
+    }
+
+    /** Large packets may take the sockets from now on (after the JIT warm-up: see {@link Engine#openNetPackets}). */
+    void openPackets() {
         bulk.enablePackets();
+        int from = bulk.packetsFrom();
+        if (from > 0) {
+            inbound.socketWatch().packetsFrom(from);
+        }
+    }
+
+    /** Read the sockets in every pass while a receive may be completed by a packet on them. */
+    @Override
+    public boolean awaitsPackets() {
+        return inbound.awaitsSocketPackets();
     }
 
     @Override

@@ -15,6 +15,10 @@ final class RecvReq extends Req {
     int recvId = -1;
     /** Cleared to come over the bulk sockets between hosts (counted in NetBulk's expected receives). */
     boolean netBulk;
+    /** Posted and counted by {@link SocketWatch}. */
+    boolean socketWatched;
+    /** Streamed from another host in packets that may take a socket (counted by {@link SocketWatch#streams}). */
+    boolean netPackets;
     /** Channel the rendezvous arrived on (replies go back on it). */
     int channel;
     int matchedSource;

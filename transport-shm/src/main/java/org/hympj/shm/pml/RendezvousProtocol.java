@@ -86,8 +86,19 @@ final class RendezvousProtocol {
     void packetsTo(Inbound inbound) {
         if (net != null) {
             net.packetsTo(inbound);
+            socketWatch = inbound.socketWatch();
         }
     }
+
+    /** Large packets from and to other hosts may take the bulk sockets from now on (when there are any). */
+    void openNetPackets() {
+        if (net != null) {
+            net.openPackets();
+        }
+    }
+
+    /** The receives a packet on a socket could complete (null: no sockets). */
+    private SocketWatch socketWatch;
 
     /** True when the bulk sockets have something to do in a pass. */
     boolean netBusy() {
@@ -400,7 +411,14 @@ final class RendezvousProtocol {
      * socket (opened now if it is not yet) for a large message, else the packet ring (-1).
      */
     private long netDestination(RecvReq r, int source, long accept) {
-        if (net == null || accept < NET_BULK_FROM) {
+        if (net == null) {
+            return -1;
+        }
+        if (accept < NET_BULK_FROM) {
+            if (socketWatch != null) {
+                r.netPackets = true; // its pieces, in packets of a frame's size, may take the socket
+                socketWatch.streams(1);
+            }
             return -1;
         }
         int port;
@@ -553,6 +571,10 @@ final class RendezvousProtocol {
             if (r.netBulk) {
                 r.netBulk = false;
                 net.expect(-1);
+            }
+            if (r.netPackets) {
+                r.netPackets = false;
+                socketWatch.streams(-1);
             }
             long at = r.visibleAt;
             r.visibleAt = 0;
