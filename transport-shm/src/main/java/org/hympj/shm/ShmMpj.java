@@ -108,8 +108,13 @@ public final class ShmMpj extends Mpj {
         } else {
             cleanup = null;
         }
-        if (warmsUp(c, timing)) {
+        boolean warms = warmsUp(c, timing);
+        if (warms) {
             org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
+            engine.openNetPackets();
+            if (net != null) {
+                org.hympj.shm.pml.WarmUp.socketPaths(world);
+            }
             engine.routeStatistics().clear(); // its messages are not the program's
             if (net != null) {
                 net.bulk().clearCounters();
@@ -118,8 +123,9 @@ public final class ShmMpj extends Mpj {
                 System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%n", rank, w.rounds(),
                     w.nanos() / 1e6, w.compileMillis(), w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
             }
+        } else {
+            engine.openNetPackets();
         }
-        engine.openNetPackets();
     }
 
     /** The longest a rank's JIT warm-up may take (the launcher's --warm-up). */

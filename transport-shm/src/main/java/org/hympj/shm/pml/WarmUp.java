@@ -167,6 +167,54 @@ public final class WarmUp {
             timed ? jit.getTotalCompilationTime() : -1);
     }
 
+    /** Iterations of {@link #socketPaths}, checked against its time budget after each hundred. */
+    private static final int SOCKET_ITERATIONS = 600;
+    private static final long SOCKET_BUDGET_NS = 600_000_000L;
+    private static final int WINDOW = 8;
+
+    /**
+     * The paths of large packets between hosts, once the engine has opened them to the ranks' bulk
+     * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
+     * keep to the network transport's frames and compile its paths): with the ring neighbours, a
+     * 2 KiB sendrecv, a 64 KiB blocking pair and a window of {@value #WINDOW} 64 KiB messages each
+     * way, up to {@value #SOCKET_ITERATIONS} times or {@value #SOCKET_BUDGET_NS} ns (the ranks agree
+     * every hundred). Without it a program's first 64 KiB window between hosts ran at a third of
+     * its later speed. Every rank of a job on several hosts calls it (a rank whose neighbours share
+     * its host exchanges the same messages over shared memory).
+     */
+    public static void socketPaths(ShmComm world) {
+        long t0 = System.nanoTime();
+        int me = world.rank();
+        int n = world.size();
+        int right = (me + 1) % n;
+        int left = (me - 1 + n) % n;
+        boolean sendsFirst = me % 2 == 0;
+        byte[] face = new byte[2048];
+        byte[] faceBack = new byte[2048];
+        byte[][] out = new byte[WINDOW][BULK];
+        byte[][] in = new byte[WINDOW][BULK];
+        Request[] window = new Request[2 * WINDOW];
+        long[] late = new long[1];
+        long[] anyLate = new long[1];
+        for (int i = 0; i < SOCKET_ITERATIONS; i++) {
+            world.sendrecv(face, 0, face.length, Datatype.BYTE, right, TAG, faceBack, 0, face.length, Datatype.BYTE,
+                left, TAG);
+            blockingPair(world, sendsFirst, out[0], in[0], BULK, right, left);
+            for (int k = 0; k < WINDOW; k++) {
+                window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, left, TAG);
+                window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, right, TAG);
+            }
+            Request.waitAll(window);
+            if (i % 100 == 99) {
+                late[0] = System.nanoTime() - t0 >= SOCKET_BUDGET_NS ? 1 : 0;
+                world.allreduce(late, 0, anyLate, 0, 1, Datatype.LONG, Op.MAX);
+                if (anyLate[0] == 1) {
+                    return;
+                }
+            }
+        }
+    }
+
     /**
      * Blocking send and receive (even ranks send first, odd ones receive first), as a ping-pong's
      * ranks do them; alone, a sendrecv (to itself a blocking send could wait for a receive never
