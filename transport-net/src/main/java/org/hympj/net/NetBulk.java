@@ -662,11 +662,13 @@ public final class NetBulk implements AutoCloseable {
                 } else if (head > 0) {
                     compact(); // part of a record: to the start, so that the whole record fits (each moves once at most)
                 }
-                // up to the end of a packet begun, else at most a packet's worth ahead: of a large piece
-                // (written from a segment) little goes through this buffer, the rest is read straight in
+                // up to the end of a packet begun; the rest of a staged piece and the next header; else at
+                // most a packet's worth ahead: of a large piece into the segment little goes through this
+                // buffer, the rest is read straight in
                 int at = buf.position();
                 int packetEnd = left == 0 && at >= PIECE_HEADER && buf.getInt(0) == PACKET ? PIECE_HEADER + buf.getInt(4) : 0;
-                buf.limit(packetEnd > at ? packetEnd : Math.min(buf.capacity(), at + READ_AHEAD));
+                long ahead = left > 0 ? (long) left + PIECE_HEADER : READ_AHEAD;
+                buf.limit(packetEnd > at ? packetEnd : (int) Math.min(buf.capacity(), at + ahead));
                 int n = channel.read(buf);
                 buf.limit(buf.capacity());
                 if (n < 0) {
