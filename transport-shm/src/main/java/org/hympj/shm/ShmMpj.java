@@ -112,9 +112,9 @@ public final class ShmMpj extends Mpj {
         if (warms) {
             org.hympj.shm.pml.WarmUp.Result w = org.hympj.shm.pml.WarmUp.run(world, WARM_UP_BUDGET_NS);
             engine.openNetPackets();
-            if (net != null) {
-                org.hympj.shm.pml.WarmUp.socketPaths(world);
-            }
+            long s0 = System.nanoTime();
+            int socketRounds = net != null ? org.hympj.shm.pml.WarmUp.socketPaths(world) : 0;
+            long socketNanos = System.nanoTime() - s0;
             engine.routeStatistics().clear(); // its messages are not the program's
             if (net != null) {
                 net.bulk().clearCounters();
@@ -122,6 +122,10 @@ public final class ShmMpj extends Mpj {
             if (Boolean.getBoolean("hympj.warmup.report")) {
                 System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%n", rank, w.rounds(),
                     w.nanos() / 1e6, w.compileMillis(), w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
+                if (net != null) {
+                    System.err.printf("# rank %d warm-up of the sockets between hosts: %d rounds, %.0f ms%n", rank,
+                        socketRounds, socketNanos / 1e6);
+                }
             }
         } else {
             engine.openNetPackets();

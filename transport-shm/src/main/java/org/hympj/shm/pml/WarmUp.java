@@ -167,9 +167,9 @@ public final class WarmUp {
             timed ? jit.getTotalCompilationTime() : -1);
     }
 
-    /** Iterations of {@link #socketPaths}, checked against its time budget after each hundred. */
-    private static final int SOCKET_ITERATIONS = 600;
-    private static final long SOCKET_BUDGET_NS = 600_000_000L;
+    /** Iterations of {@link #socketPaths} per round; its rounds end as {@link #run}'s do, within its own budget. */
+    private static final int SOCKET_ROUND = 50;
+    private static final long SOCKET_BUDGET_NS = 1_000_000_000L;
     private static final int WINDOW = 8;
 
     /**
@@ -177,12 +177,15 @@ public final class WarmUp {
      * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
      * keep to the network transport's frames and compile its paths): with the ring neighbours, a
      * 2 KiB sendrecv, a 64 KiB blocking pair and a window of {@value #WINDOW} 64 KiB messages each
-     * way, up to {@value #SOCKET_ITERATIONS} times or {@value #SOCKET_BUDGET_NS} ns (the ranks agree
-     * every hundred). Without it a program's first 64 KiB window between hosts ran at a third of
-     * its later speed. Every rank of a job on several hosts calls it (a rank whose neighbours share
-     * its host exchanges the same messages over shared memory).
+     * way, in rounds of {@value #SOCKET_ROUND}, until every JVM's compilation time has stood still
+     * for {@link #QUIET_ROUNDS} rounds or {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after
+     * each round). Without it a program's first 64 KB ping-pong between hosts took 27–44 µs
+     * instead of 16–18. Every rank of a job on several hosts calls it (a rank whose neighbours
+     * share its host exchanges the same messages over shared memory).
+     *
+     * @return the rounds run
      */
-    public static void socketPaths(ShmComm world) {
+    public static int socketPaths(ShmComm world) {
         long t0 = System.nanoTime();
         int me = world.rank();
         int n = world.size();
@@ -194,23 +197,35 @@ public final class WarmUp {
         byte[][] out = new byte[WINDOW][BULK];
         byte[][] in = new byte[WINDOW][BULK];
         Request[] window = new Request[2 * WINDOW];
-        long[] late = new long[1];
-        long[] anyLate = new long[1];
-        for (int i = 0; i < SOCKET_ITERATIONS; i++) {
-            world.sendrecv(face, 0, face.length, Datatype.BYTE, right, TAG, faceBack, 0, face.length, Datatype.BYTE,
-                left, TAG);
-            blockingPair(world, sendsFirst, out[0], in[0], BULK, right, left);
-            for (int k = 0; k < WINDOW; k++) {
-                window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, left, TAG);
-                window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, right, TAG);
-            }
-            Request.waitAll(window);
-            if (i % 100 == 99) {
-                late[0] = System.nanoTime() - t0 >= SOCKET_BUDGET_NS ? 1 : 0;
-                world.allreduce(late, 0, anyLate, 0, 1, Datatype.LONG, Op.MAX);
-                if (anyLate[0] == 1) {
-                    return;
+        long[] mine = new long[2];
+        long[] all = new long[2];
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long lastCompile = -1;
+        int quiet = 0;
+        int rounds = 0;
+        while (true) {
+            for (int i = 0; i < SOCKET_ROUND; i++) {
+                world.sendrecv(face, 0, face.length, Datatype.BYTE, right, TAG, faceBack, 0, face.length,
+                    Datatype.BYTE, left, TAG);
+                blockingPair(world, sendsFirst, out[0], in[0], BULK, right, left);
+                for (int k = 0; k < WINDOW; k++) {
+                    window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, left, TAG);
+                    window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, right, TAG);
                 }
+                Request.waitAll(window);
+            }
+            rounds++;
+            if (timed) {
+                long compile = jit.getTotalCompilationTime();
+                quiet = compile == lastCompile ? quiet + 1 : 0;
+                lastCompile = compile;
+            }
+            mine[0] = quiet >= QUIET_ROUNDS ? 0 : 1;
+            mine[1] = System.nanoTime() - t0 >= SOCKET_BUDGET_NS ? 1 : 0;
+            world.allreduce(mine, 0, all, 0, 2, Datatype.LONG, Op.MAX);
+            if (all[0] == 0 || all[1] == 1) {
+                return rounds;
             }
         }
     }
