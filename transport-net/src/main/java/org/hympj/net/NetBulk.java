@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * {@link #packetsFrom} bytes, so that they are written and read by the two ranks themselves, not
  * by the hosts' media drivers (one rank of each host runs it: every datagram of the host's ranks
  * waits for that rank to get a core). A receiver names its port to a sender ({@link #offer}) when
- * the first such packet arrives over Aeron; from then on it reads its connections in every pass,
- * and the sender writes its large packets here once its connection is made
- * ({@link #packetLink}). A packet is a piece whose receive id is {@link #PACKET} (its kind in the
+ * the first such packet arrives over Aeron, or when it clears a large message to its socket; from
+ * then on it reads its connections in every pass while the PML awaits a packet they may bring
+ * ({@link Sink#awaitsPackets}), else every {@link #READ_INTERVAL_NS}; the sender writes its large
+ * packets here once its connection is made ({@link #packetLink}). A packet is a piece whose receive id is {@link #PACKET} (its kind in the
  * position field); the receiver hands it whole to {@link Sink#packet}, which may hold it (it is
  * ahead of its sender's sequence: a smaller one is still on the Aeron path), and then the
  * connection is not read further until it is taken. Single-threaded: every method is called by
@@ -164,9 +165,9 @@ public final class NetBulk implements AutoCloseable {
     // ---------------------------------------------------------------- packets
 
     /**
-     * The PML reads this rank's connections in every pass from now on: its ports may be offered
-     * and its large packets may take the connections (a rank that never calls it offers none and
-     * writes none, and works with ranks that do).
+     * The PML polls this rank's connections from now on: its ports may be offered and its large
+     * packets may take the connections (a rank that never calls it offers none and writes none,
+     * and works with ranks that do).
      */
     public void enablePackets() {
         packets = PACKETS_FROM > 0 && !closed;
@@ -339,7 +340,10 @@ public final class NetBulk implements AutoCloseable {
 
     // ---------------------------------------------------------------- progress
 
-    /** True when a pass has something to do here (a receive expected, bytes to write, a connection being made). */
+    /**
+     * True when a pass has something to do here (a receive expected, bytes to write, a connection
+     * being made, or a port offered: packets may come).
+     */
     public boolean busy() {
         return (expected > 0 || outsBusy > 0 || offeredPeers > 0) && !closed;
     }
@@ -375,9 +379,8 @@ public final class NetBulk implements AutoCloseable {
      * Whether a pass in which nothing on the connections is awaited reads them now: when the
      * previous read found something, or {@link #READ_INTERVAL_NS} after the previous read (a
      * packet nobody waits for yet — an unexpected message, one a probe looks for — is read then).
-     * A read that finds nothing is a system call (about a microsecond here), which every pass of a
-     * waiting rank would otherwise pay before it looks at its rings again: an 8-byte trip over
-     * Aeron took 30 % longer.
+     * A read that finds nothing is a system call, which every pass of a waiting rank (one every
+     * few hundred nanoseconds) would otherwise pay before it looks at its rings again.
      */
     private boolean readNow() {
         long now = System.nanoTime();
@@ -491,8 +494,9 @@ public final class NetBulk implements AutoCloseable {
         private ByteBuffer buf;
         private long bufAddress;
         private int head;
-        /** The buffer as the sink sees a packet in it. */
+        /** The buffer as the sink sees a packet in it; and as a piece's first bytes are copied from it. */
         private UnsafeBuffer packetView;
+        private ByteBuffer bufView;
         /** The piece being taken: its receive, where its next byte goes, bytes still to come (0: between records). */
         private int recvId;
         private long position;
@@ -567,6 +571,7 @@ public final class NetBulk implements AutoCloseable {
             buf = ByteBuffer.allocateDirect(PIECE_HEADER + READ_STAGING).order(ByteOrder.LITTLE_ENDIAN);
             bufAddress = BufferUtil.address(buf);
             packetView = new UnsafeBuffer(buf);
+            bufView = buf.duplicate();
             small = null;
             return 1;
         }
@@ -589,9 +594,8 @@ public final class NetBulk implements AutoCloseable {
                     if (buffered > 0) {
                         int n = Math.min(left, buffered);
                         if (direct != null) {
-                            ByteBuffer part = buf.duplicate(); // read with the header: copied into place
-                            part.limit(head + n).position(head);
-                            direct.put(part);
+                            bufView.limit(head + n).position(head); // read with the header: copied into place
+                            direct.put(bufView);
                             sink.arrived(src, recvId, n);
                         } else {
                             sink.piece(src, recvId, position, bufAddress + head, n);

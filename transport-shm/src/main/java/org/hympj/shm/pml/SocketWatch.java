@@ -6,8 +6,7 @@ import org.hympj.api.Comm;
  * The posted receives that a packet on a bulk socket from another host could complete
  * ({@link NetPieces}): while there is one, the rank reads its sockets in every progress pass;
  * otherwise only now and then, since a read that finds nothing is a system call and a waiting
- * rank makes a pass every few hundred nanoseconds (an 8-byte trip over Aeron took 30 % longer
- * with a read in every pass). Counted as receives enter and leave the posted queues
+ * rank makes a pass every few hundred nanoseconds. Counted as receives enter and leave the posted queues
  * ({@link MatchQueue}); a receive too small for a socket's packets, or from a rank of this host,
  * is not counted. Single-threaded: the rank's own thread.
  */
