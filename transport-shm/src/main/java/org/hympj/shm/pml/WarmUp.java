@@ -1,7 +1,5 @@
 package org.hympj.shm.pml;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import org.hympj.api.Datatype;
 import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
@@ -104,13 +102,7 @@ public final class WarmUp {
         // both on its host still sends and receives the pair its neighbours on a host boundary do)
         boolean remote = !world.engine.fabric().singleHost();
         Request[] pair = new Request[2];
-        long[] mine = new long[2];
-        long[] all = new long[2];
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        long lastCompile = -1;
-        int quiet = 0;
-        int rounds = 0;
+        QuietRounds rounds = new QuietRounds(budgetNanos - (System.nanoTime() - t0));
         try {
             while (true) {
                 for (int i = 0; i < PER_ROUND; i++) {
@@ -143,16 +135,7 @@ public final class WarmUp {
                         }
                     }
                 }
-                rounds++;
-                if (timed) {
-                    long compile = jit.getTotalCompilationTime();
-                    quiet = compile == lastCompile ? quiet + 1 : 0;
-                    lastCompile = compile;
-                }
-                mine[0] = quiet >= QUIET_ROUNDS ? 0 : 1; // still compiling (always, when the JVM cannot say)
-                mine[1] = System.nanoTime() - t0 >= budgetNanos ? 1 : 0;
-                world.allreduce(mine, 0, all, 0, 2, Datatype.LONG, Op.MAX);
-                if (all[0] == 0 || all[1] == 1) {
+                if (rounds.ended(world)) {
                     break;
                 }
                 sleepBriefly(); // the compiler threads get the cores
@@ -163,8 +146,7 @@ public final class WarmUp {
             }
             segment.release(mark);
         }
-        return new Result(rounds, System.nanoTime() - t0, quiet >= QUIET_ROUNDS,
-            timed ? jit.getTotalCompilationTime() : -1);
+        return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis());
     }
 
     /** Iterations of {@link #socketPaths} per round; its rounds end as {@link #run}'s do, within its own budget. */
@@ -186,7 +168,6 @@ public final class WarmUp {
      * @return the rounds run
      */
     public static int socketPaths(ShmComm world) {
-        long t0 = System.nanoTime();
         int me = world.rank();
         int n = world.size();
         int right = (me + 1) % n;
@@ -197,13 +178,7 @@ public final class WarmUp {
         byte[][] out = new byte[WINDOW][BULK];
         byte[][] in = new byte[WINDOW][BULK];
         Request[] window = new Request[2 * WINDOW];
-        long[] mine = new long[2];
-        long[] all = new long[2];
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        long lastCompile = -1;
-        int quiet = 0;
-        int rounds = 0;
+        QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
         while (true) {
             for (int i = 0; i < SOCKET_ROUND; i++) {
                 world.sendrecv(face, 0, face.length, Datatype.BYTE, right, TAG, faceBack, 0, face.length,
@@ -215,17 +190,8 @@ public final class WarmUp {
                 }
                 Request.waitAll(window);
             }
-            rounds++;
-            if (timed) {
-                long compile = jit.getTotalCompilationTime();
-                quiet = compile == lastCompile ? quiet + 1 : 0;
-                lastCompile = compile;
-            }
-            mine[0] = quiet >= QUIET_ROUNDS ? 0 : 1;
-            mine[1] = System.nanoTime() - t0 >= SOCKET_BUDGET_NS ? 1 : 0;
-            world.allreduce(mine, 0, all, 0, 2, Datatype.LONG, Op.MAX);
-            if (all[0] == 0 || all[1] == 1) {
-                return rounds;
+            if (rounds.ended(world)) {
+                return rounds.rounds();
             }
         }
     }
