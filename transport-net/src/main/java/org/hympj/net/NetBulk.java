@@ -57,8 +57,14 @@ public final class NetBulk implements AutoCloseable {
     private static final int CHALLENGE = 16;
     private static final int HELLO = 12 + 32;
     private static final int READ_STAGING = 256 << 10;
+    /**
+     * The largest packet that may go on a connection: an eager message of up to 64 KiB and its
+     * header (as Open MPI's TCP eager limit), above what one Aeron frame holds between real hosts.
+     */
+    public static final int PACKET_LIMIT = (64 << 10) + 64;
+
     /** Bytes a connection reads ahead between records: a packet of {@link #PACKET_LIMIT} and the next header. */
-    private static final int READ_AHEAD = PIECE_HEADER + (64 << 10) + 64 + PIECE_HEADER;
+    private static final int READ_AHEAD = PIECE_HEADER + PACKET_LIMIT + PIECE_HEADER;
     /** The receive id of a piece that is a whole packet of the PML (its kind in the position field). */
     public static final int PACKET = -1;
     /**
@@ -194,12 +200,6 @@ public final class NetBulk implements AutoCloseable {
         }
     }
 
-    /**
-     * The largest packet that may go on a connection: an eager message of up to 64 KiB and its
-     * header (as Open MPI's TCP eager limit), above what one Aeron frame holds between real hosts.
-     */
-    public static final int PACKET_LIMIT = (64 << 10) + 64;
-
     /** The least packet length that takes the connections, or 0 when none does. */
     public int packetsFrom() {
         return packets ? PACKETS_FROM : 0;
@@ -230,11 +230,11 @@ public final class NetBulk implements AutoCloseable {
     }
 
     /**
-     * The port to name to {@code peer} so that it writes its large packets to this rank (the
+     * The port to name to a peer so that it writes its large packets to this rank (the
      * listener opened now if it is not yet), or -1 when it cannot be opened (logged; packets stay
      * on Aeron). {@link #offeredTo} once the offer is sent.
      */
-    public int offerPort(int peer) {
+    public int offerPort() {
         try {
             return port();
         } catch (IllegalStateException e) {
@@ -761,11 +761,7 @@ public final class NetBulk implements AutoCloseable {
         }
 
         private void unusable(String why) {
-            state = -2;
-            if (channel != null) {
-                closeQuietly(channel);
-            }
-            busyChanged();
+            end(-2);
             if (!warnedUnusable) {
                 warnedUnusable = true;
                 LOG.warn("rank {}: cannot use the bulk socket of rank {} at {}:{} ({}); large messages to it go over "
@@ -929,18 +925,19 @@ public final class NetBulk implements AutoCloseable {
         }
 
         private void fail(String why) {
-            state = -1;
-            if (channel != null) {
-                closeQuietly(channel);
-            }
-            busyChanged();
+            end(-1);
             if (!closed) {
                 lost.lost(peer, why);
             }
         }
 
         void close() {
-            state = -1;
+            end(-1);
+        }
+
+        /** Leaves the connection in {@code finalState} (-1 failed or closed, -2 unusable), its socket closed. */
+        private void end(int finalState) {
+            state = finalState;
             busyChanged();
             if (channel != null) {
                 closeQuietly(channel);

@@ -164,19 +164,19 @@ public final class NetEndpoint implements AutoCloseable {
         }
     }
 
-    /** True when no offer of the bulk port is to be made to {@code peer} at a packet of {@code length} bytes. */
-    boolean offered(int peer, int length) {
+    /** True when a packet of {@code length} bytes from {@code peer} calls for an offer of the bulk port (none made yet). */
+    boolean offerDue(int peer, int length) {
         NetBulk b = bulk;
         if (b == null || b.offered(peer)) {
-            return true;
+            return false;
         }
         int from = b.packetsFrom();
-        return from == 0 || length < from;
+        return from > 0 && length >= from;
     }
 
     /** Names this rank's bulk port to {@code peer} (the listener opened now); tried again at a later packet if it cannot go. */
     void offer(int peer) {
-        int port = bulk.offerPort(peer);
+        int port = bulk.offerPort();
         if (port > 0 && out[peer].tryPort(port)) {
             bulk.offeredTo(peer);
         }

@@ -88,7 +88,7 @@ public final class NetInboundRing implements RingBuffer, ControlledFragmentHandl
             }
             return Action.CONTINUE;
         }
-        if (!endpoint.offered(peer, length)) {
+        if (endpoint.offerDue(peer, length)) {
             endpoint.offer(peer); // a large packet over Aeron: the next ones may take our bulk socket
         }
         if (kind == Hello.TYPE_FAILED) {

@@ -146,7 +146,7 @@ class NetBulkTest {
         sender.enablePackets();
         receiver.enablePackets();
         assertEquals(null, sender.packetLink(1), "no link before the receiver offers its port");
-        int port = receiver.offerPort(0);
+        int port = receiver.offerPort();
         receiver.offeredTo(0);
         sender.portOffered(1, port);
         Packets sink = new Packets(2);

@@ -66,11 +66,6 @@ final class Inbound implements ControlledMessageHandler {
         return onMessage(type, buffer, index, length) != Action.ABORT;
     }
 
-    /** True while a posted or streaming receive may be completed by a packet on a socket between hosts. */
-    boolean awaitsSocketPackets() {
-        return matching.socketWatch().any();
-    }
-
     SocketWatch socketWatch() {
         return matching.socketWatch();
     }

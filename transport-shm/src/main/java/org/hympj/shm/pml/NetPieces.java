@@ -20,6 +20,8 @@ final class NetPieces implements NetBulk.Sink {
     private final Packer packer;
     private final OutboundQueues outbound;
     private Inbound inbound;
+    /** The receives a packet on the sockets could complete. */
+    private SocketWatch watch;
 
     private NetPieces(RendezvousProtocol rendezvous, NetBulk bulk, ShmFabric fabric, Packer packer,
                       OutboundQueues outbound) {
@@ -39,6 +41,7 @@ final class NetPieces implements NetBulk.Sink {
     /** Packets from other hosts may come over the sockets from now on: handed to {@code in}. */
     void packetsTo(Inbound in) {
         this.inbound = in;
+        this.watch = in.socketWatch();
     }
 
     /** Large packets may take the sockets from now on (after the JIT warm-up: see {@link Engine#openNetPackets}). */
@@ -46,14 +49,14 @@ final class NetPieces implements NetBulk.Sink {
         bulk.enablePackets();
         int from = bulk.packetsFrom();
         if (from > 0) {
-            inbound.socketWatch().packetsFrom(from);
+            watch.packetsFrom(from);
         }
     }
 
     /** Read the sockets in every pass while a receive may be completed by a packet on them. */
     @Override
     public boolean awaitsPackets() {
-        return inbound.awaitsSocketPackets();
+        return watch.any();
     }
 
     @Override

@@ -44,6 +44,8 @@ final class RendezvousProtocol {
     private final int fragPayload;
     /** The bulk sockets between hosts (null on one host, or under a model: virtual time books the ring's pieces). */
     private NetPieces net;
+    /** The receives a packet on a socket could complete (null: no sockets). */
+    private SocketWatch socketWatch;
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
@@ -96,9 +98,6 @@ final class RendezvousProtocol {
             net.openPackets();
         }
     }
-
-    /** The receives a packet on a socket could complete (null: no sockets). */
-    private SocketWatch socketWatch;
 
     /** True when the bulk sockets have something to do in a pass. */
     boolean netBusy() {
