@@ -35,7 +35,7 @@ public final class NetOutboundRing implements RingBuffer {
     /** The bulk sockets (null: none, every packet takes Aeron). */
     private NetBulk bulk;
     /** The connection the current claim is on, or null (an Aeron claim). */
-    private NetBulk.Out link;
+    private BulkOut link;
     private int linkType;
     private int linkLength;
 
@@ -62,7 +62,7 @@ public final class NetOutboundRing implements RingBuffer {
         if (b != null) {
             int from = b.packetsFrom();
             // a packet larger than a frame goes on the socket whatever the threshold: maxMsgLength allowed it
-            NetBulk.Out l = from > 0 && (length >= from || length > publication.maxPayloadLength())
+            BulkOut l = from > 0 && (length >= from || length > publication.maxPayloadLength())
                 ? b.packetLink(peer) : null;
             if (l != null) {
                 int idx = l.claimPacket(length);
@@ -112,7 +112,7 @@ public final class NetOutboundRing implements RingBuffer {
 
     @Override
     public void commit(int index) {
-        NetBulk.Out l = link;
+        BulkOut l = link;
         if (l != null) {
             link = null;
             l.commitPacket(linkType, linkLength);

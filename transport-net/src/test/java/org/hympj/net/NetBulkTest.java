@@ -154,7 +154,7 @@ class NetBulkTest {
         int[] lengths = {1024, 64 << 10, 8, NetBulk.PIECE_PAYLOAD};
         List<String> want = new ArrayList<>();
         for (int i = 0; i < lengths.length; i++) {
-            NetBulk.Out link = sender.packetLink(1);
+            BulkOut link = sender.packetLink(1);
             int idx;
             while ((idx = link.claimPacket(lengths[i])) < 0) {
                 sender.poll(sink);
@@ -189,7 +189,7 @@ class NetBulkTest {
         sender.portOffered(1, receiver.port()); // as if it had
         Packets sink = new Packets(0);
         pollUntil(sender, receiver, sink, () -> sender.packetLink(1) != null);
-        NetBulk.Out link = sender.packetLink(1);
+        BulkOut link = sender.packetLink(1);
         int idx = link.claimPacket(2000);
         assertTrue(idx >= 0);
         link.commitPacket(7, 2000);
@@ -208,7 +208,7 @@ class NetBulkTest {
         byte[] data = pattern(n, 7);
         Received got = new Received(n, null, 0);
         receiver.expect(1);
-        NetBulk.Out out = sender.out(1, receiver.port());
+        BulkOut out = sender.out(1, receiver.port());
         int pos = 0;
         while (pos < n) {
             long addr = out.claim();
@@ -244,7 +244,7 @@ class NetBulkTest {
         ByteBuffer into = ByteBuffer.allocateDirect(n + 64);
         Received got = new Received(n, into, 64);
         receiver.expect(1);
-        NetBulk.Out out = sender.out(1, receiver.port());
+        BulkOut out = sender.out(1, receiver.port());
         pollUntil(sender, receiver, got, out::idle); // connected
         out.send(7, 0, from, 100, n);
         pollUntil(sender, receiver, got, () -> got.count == n && out.idle());
@@ -265,13 +265,13 @@ class NetBulkTest {
         Received got = new Received(100, null, 0);
         receiver.expect(1);
         int port = receiver.port();
-        NetBulk.Out bad = stranger.out(1, port);
+        BulkOut bad = stranger.out(1, port);
         pollUntil(stranger, receiver, got, () -> receiver.refused() == 1);
         long b = bad.claim(); // its hello was written: it may try to send (into a closed connection)
         if (b != 0) {
             bad.commit(99, 0, 100);
         }
-        NetBulk.Out good = sender.out(1, port);
+        BulkOut good = sender.out(1, port);
         pollUntil(sender, receiver, got, good::idle);
         long a = good.claim();
         byte[] data = pattern(100, 9);
@@ -298,7 +298,7 @@ class NetBulkTest {
             s.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
             closedPort = ((java.net.InetSocketAddress) s.getLocalAddress()).getPort();
         }
-        NetBulk.Out out = sender.out(1, closedPort); // nothing listens there any more: refused
+        BulkOut out = sender.out(1, closedPort); // nothing listens there any more: refused
         Received none = new Received(1, null, 0);
         pollUntil(sender, sender, none, () -> out.claim() == 0 && out.unusable());
         assertTrue(out.unusable());
@@ -313,7 +313,7 @@ class NetBulkTest {
         NetBulk receiver = rank(1, key);
         Received got = new Received(NetBulk.PIECE_PAYLOAD, null, 0);
         receiver.expect(1);
-        NetBulk.Out out = sender.out(1, receiver.port());
+        BulkOut out = sender.out(1, receiver.port());
         pollUntil(sender, receiver, got, out::idle);
         long addr = out.claim();
         out.commit(3, 0, NetBulk.PIECE_PAYLOAD); // more than the sockets' buffers take before the receiver reads

@@ -2,6 +2,7 @@ package org.hympj.shm.pml;
 
 import java.nio.ByteBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.hympj.net.BulkOut;
 import org.hympj.net.NetBulk;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
@@ -94,7 +95,7 @@ final class NetPieces implements NetBulk.Sink {
      */
     boolean emit(StreamCursor c) {
         SendReq s = c.owner;
-        NetBulk.Out link = bulk.out(s.dest, c.netPort);
+        BulkOut link = bulk.out(s.dest, c.netPort);
         if (link.unusable()) {
             // the receiver's bulk socket cannot be reached (a firewall, say): the network transport's
             // own frames carry the part (the receiver takes pieces from either)
