@@ -12,7 +12,8 @@ import java.util.TreeMap;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
 import org.hympj.shm.launch.Launcher;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The eager-size hot paths allocate nothing: 2 ranks (separate JVMs, through the launcher)
@@ -28,14 +29,23 @@ import org.junit.jupiter.api.Test;
  * then rather than per message: the waiting rank's periodic liveness check (about every 0.5 s,
  * ~1.4 KB: ProcessHandle look-ups in Idler.checkPeers), a JIT deoptimisation. Windows above
  * the bound are printed as such.
+ *
+ * <p>Three times: with the JIT the launcher gives 2 ranks on 2 cores (tiered, C2); with C1 only,
+ * which the launcher gives ranks that outnumber the cores (8 ranks on 2 cores): C1 has no escape
+ * analysis, so an object C2 would never allocate (a clone from {@code Enum.values()}, an
+ * iterator) is allocated under it at every call; and with the 2 ranks on 2 local hosts (the
+ * network path between hosts: Aeron for 8 B, the ranks' sockets for 4 KB).
  */
 class AllocationTest {
     static final int WARMUP = 15_000;
     static final int ITERATIONS = 20_000;
 
-    @Test
-    void eagerHotPathsAllocateNothing() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"auto", "c1", "two-hosts"})
+    void eagerHotPathsAllocateNothing(String variant) throws Exception {
         LaunchSpec spec = LaunchSpec.of(2, AllocRank.class, Integer.toString(WARMUP), Integer.toString(ITERATIONS))
+            .jit("c1".equals(variant) ? "c1" : "auto")
+            .localHosts("two-hosts".equals(variant) ? 2 : 1)
             .timeout(Duration.ofSeconds(90))
             .output(LaunchSpec.Output.CAPTURE);
         JobResult r = Launcher.run(spec);
