@@ -20,17 +20,27 @@ import org.slf4j.LoggerFactory;
  * out or in — on 2 cores that hand-over is most of an 8-byte trip (docs/PERFORMANCE.md).
  *
  * <p>The host's other ranks depend on this driver, so it must run while this rank computes or
- * parks: a guard thread does the work whenever the rank has not for {@link #GUARD_NS}, and
- * parks again while the rank keeps doing it. One of the two invokes at a time (a lock taken
- * with a compare-and-set, never waited for: the loser just skips).
+ * parks: a guard thread does the work whenever the rank has not since the guard last looked,
+ * and parks again while the rank keeps doing it — {@link #GUARD_NS} at first, twice as long
+ * each time it finds the rank at work, up to {@link #GUARD_MAX_NS}, and {@link #GUARD_NS}
+ * again once it had to take over. One of the two invokes at a time (a lock taken with a
+ * compare-and-set, never waited for: the loser just skips).
  *
  * <p>Threads: {@link #duty} from the rank's thread; the guard thread; {@link #clientInvoker}
  * from whatever thread the rank's Aeron client waits for the driver in.
  */
 public final class RankDriver implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RankDriver.class);
-    /** The longest the driver goes without work while its rank is away from its progress loop. */
+    /** How long the guard parks at first (and after it took over) before it looks at the rank again. */
     public static final long GUARD_NS = 100_000;
+    /**
+     * The longest the guard parks while the rank keeps doing the work ({@code
+     * -Dhympj.net.guardMaxNs}): a rank that stops (computes, parks) has its driver's work taken
+     * over within twice this. Each look is a wake-up on a core the host's ranks share: looking
+     * every 100 µs made halo3d on 2 local hosts × 4 ranks at N = 64 20–25 % slower than looking
+     * every 1 ms (docs/PERFORMANCE.md, "Ranks on several hosts").
+     */
+    public static final long GUARD_MAX_NS = Math.max(GUARD_NS, Long.getLong("hympj.net.guardMaxNs", 1_000_000));
 
     private final MediaDriver driver;
     private final AgentInvoker invoker;
@@ -133,14 +143,17 @@ public final class RankDriver implements AutoCloseable {
 
     private void guardLoop() {
         long seen = duties.get();
+        long park = GUARD_NS;
         while (!closed) {
             long now = duties.get();
             if (now != seen) {
-                seen = now; // the rank does the work: look again later
+                seen = now; // the rank does the work: look again later, each time a little later
                 guardIdle.reset();
-                LockSupport.parkNanos(GUARD_NS);
+                LockSupport.parkNanos(park);
+                park = Math.min(2 * park, GUARD_MAX_NS);
                 continue;
             }
+            park = GUARD_NS; // the rank stopped: once it is back, look often at first
             guardIdle.idle(tryInvoke(true));
         }
     }
