@@ -14,9 +14,10 @@ import org.hympj.model.FabricOptions;
  *
  * <p>Message paths by size: up to {@code inlineLimit} a message is copied into the packet
  * ring itself; up to {@code eagerLimit} into the pair's bulk region (announced by a notice,
- * no handshake); beyond, by rendezvous. Contiguous data in a segment buffer, natively on one
- * host, is pulled by the receiver above the inline limit, and above {@link #PULL_ABOVE} bytes when
- * every rank has a core of its own.
+ * no handshake); beyond, by rendezvous. Data in a segment buffer (contiguous, or strided in a
+ * layout an RTS carries), to a rank of the same host, is pulled by the receiver above
+ * {@link #PULL_ABOVE} bytes when every rank has a core of its own, and above the eager limit when
+ * ranks share cores (a pull waits for its receiver to be scheduled, an eager send does not).
  */
 public final class JobConfig {
     public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;

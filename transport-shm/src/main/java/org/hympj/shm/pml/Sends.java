@@ -20,7 +20,10 @@ final class Sends {
     private final TraceEvents events;
     private final int inlineLimit;
     private final int eagerLimit;
+    /** Segment data above this many bytes is pulled by its receiver on this host (else sent eager or streamed). */
     private final int pullAbove;
+    /** Overrides {@link #pullAbove} (bytes), for measuring. */
+    static final String PULL_ABOVE_PROPERTY = "hympj.pullAbove";
     private final int[] sendSeq;
 
     Sends(ShmFabric fabric, OutboundQueues outbound, EagerProtocol eager, RendezvousProtocol rendezvous,
@@ -35,8 +38,11 @@ final class Sends {
         this.inlineLimit = inlineLimit;
         this.eagerLimit = eagerLimit;
         // ranks sharing cores: an eager send completes without its receiver being scheduled, a pull
-        // waits for it (halo3d N = 16, 8 ranks on 2 cores: 34 µs eager, 50 µs pulling its 2 KB faces)
-        this.pullAbove = sharesCores ? inlineLimit : Math.min(inlineLimit, JobConfig.PULL_ABOVE);
+        // waits for it — so nothing of eager size is pulled then (halo3d, 8 ranks on 2 cores, segment
+        // buffers: N = 16 34 µs eager against 50 pulling its 2 KB faces; N = 64 / 128 192 / 1315 µs
+        // eager against 309 / 1682 pulling their 32 / 128 KB faces, docs/PERFORMANCE.md)
+        this.pullAbove = Integer.getInteger(PULL_ABOVE_PROPERTY,
+            sharesCores ? eagerLimit : Math.min(inlineLimit, JobConfig.PULL_ABOVE));
         this.sendSeq = new int[fabric.size()];
     }
 
