@@ -37,8 +37,8 @@ public final class RankDriver implements AutoCloseable {
      * The longest the guard parks while the rank keeps doing the work ({@code
      * -Dhympj.net.guardMaxNs}): a rank that stops (computes, parks) has its driver's work taken
      * over within twice this. Each look is a wake-up on a core the host's ranks share: looking
-     * every 100 µs made halo3d on 2 local hosts × 4 ranks at N = 64 20–25 % slower than looking
-     * every 1 ms (docs/PERFORMANCE.md, "Ranks on several hosts").
+     * every 100 µs, halo3d on 2 local hosts × 4 ranks at N = 64 was 1.46× Open MPI over TCP, with
+     * this back-off 0.99–1.05× (docs/PERFORMANCE.md, "Ranks on several hosts", session 16).
      */
     public static final long GUARD_MAX_NS = Math.max(GUARD_NS, Long.getLong("hympj.net.guardMaxNs", 1_000_000));
 

@@ -11,6 +11,8 @@ import org.hympj.shm.job.JobConfig;
  * that protocol; a send the ring cannot take now waits in its pair's outbound queue.
  */
 final class Sends {
+    /** Overrides {@link #pullAbove} (bytes), for measuring. */
+    static final String PULL_ABOVE_PROPERTY = "hympj.pullAbove";
     private final ShmFabric fabric;
     private final OutboundQueues outbound;
     private final EagerProtocol eager;
@@ -18,12 +20,9 @@ final class Sends {
     private final Pacing pacing;
     private final Routing routing;
     private final TraceEvents events;
-    private final int inlineLimit;
     private final int eagerLimit;
     /** Segment data above this many bytes is pulled by its receiver on this host (else sent eager or streamed). */
     private final int pullAbove;
-    /** Overrides {@link #pullAbove} (bytes), for measuring. */
-    static final String PULL_ABOVE_PROPERTY = "hympj.pullAbove";
     private final int[] sendSeq;
 
     Sends(ShmFabric fabric, OutboundQueues outbound, EagerProtocol eager, RendezvousProtocol rendezvous,
@@ -35,7 +34,6 @@ final class Sends {
         this.pacing = pacing;
         this.routing = routing;
         this.events = events;
-        this.inlineLimit = inlineLimit;
         this.eagerLimit = eagerLimit;
         // ranks sharing cores: an eager send completes without its receiver being scheduled, a pull
         // waits for it — so nothing of eager size is pulled then (halo3d, 8 ranks on 2 cores, segment
