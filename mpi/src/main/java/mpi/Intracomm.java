@@ -825,6 +825,76 @@ public class Intracomm extends Comm {
         }
     }
 
+    /** Non-blocking {@link #Scan} (MPI-3): the same chain in rank order. */
+    public Request Iscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                         Datatype datatype, Op op) {
+        return prefixStarted("Iscan", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+
+    /** Non-blocking {@link #Exscan} (MPI-3): rank 0's receive buffer is left as it was. */
+    public Request Iexscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                           Datatype datatype, Op op) {
+        return prefixStarted("Iexscan", true, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+    }
+
+    private Request prefixStarted(String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf,
+                                  int recvoffset, int count, Datatype datatype, Op op) {
+        try {
+            coreTypesOnly(call, datatype);
+            org.hympj.api.Op o = CollectiveRequests.op(call, op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of(call, sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of(call, recvbuf, datatype, true);
+            return CollectiveRequests.started(exclusive
+                ? core.iexscan(s.core, sendoffset, r.core, recvoffset, count, datatype.core, o)
+                : core.iscan(s.core, sendoffset, r.core, recvoffset, count, datatype.core, o), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of(call, e);
+        }
+    }
+
+    /** Non-blocking {@link #Reduce_scatter} (MPI-3); the counts are read at the call. */
+    public Request Ireduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                                   Datatype datatype, Op op) {
+        try {
+            coreTypesOnly("Ireduce_scatter", datatype);
+            org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter", op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter", recvbuf, datatype, true);
+            return CollectiveRequests.started(core.ireduceScatter(s.core, sendoffset, r.core, recvoffset, recvcounts,
+                datatype.core, o), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ireduce_scatter", e);
+        }
+    }
+
+    /** Non-blocking {@link #Reduce_scatter_block} (MPI-3). */
+    public Request Ireduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                                         int recvcount, Datatype datatype, Op op) {
+        try {
+            coreTypesOnly("Ireduce_scatter_block", datatype);
+            org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter_block", op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter_block", sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter_block", recvbuf, datatype, true);
+            return CollectiveRequests.started(core.ireduceScatterBlock(s.core, sendoffset, r.core, recvoffset,
+                recvcount, datatype.core, o), r);
+        } catch (RuntimeException e) {
+            throw MPIException.of("Ireduce_scatter_block", e);
+        }
+    }
+
+    /**
+     * The non-blocking scans and reduce-scatters (session 16) take the types the core reduces as
+     * they lie — primitive and BOOLEAN buffers of predefined and contiguous types — not yet the
+     * irregular types or OBJECT, which the other non-blocking collectives pack or serialize.
+     */
+    private static void coreTypesOnly(String call, Datatype datatype) {
+        if (datatype != null && (irregular(datatype) || datatype.kind == Datatype.Kind.OBJECT)) {
+            throw MPIException.notSupported(call + " of " + datatype, "the non-blocking scans and reduce-scatters take "
+                + "primitive and BOOLEAN buffers of predefined and contiguous types (the blocking Scan, Exscan and "
+                + "Reduce_scatter take every type)");
+        }
+    }
+
     // ---------------------------------------------------------------- persistent collectives (MPI-4)
 
     /*

@@ -13,7 +13,7 @@ import mpi.Status;
 /**
  * The non-blocking collectives of MPJ Express ({@code Ibarrier}, {@code Ibcast}, {@code Ireduce},
  * {@code Iallreduce}, {@code Igather(v)}, {@code Iscatter(v)}, {@code Iallgather(v)},
- * {@code Ialltoall(v)}) and
+ * {@code Ialltoall(v)}; and {@code Iscan}, {@code Iexscan}, {@code Ireduce_scatter(_block)}) and
  * the MPI-4 persistent ones ({@code Barrier_init} … {@code Alltoall_init}) in the mpiJava style:
  * results against the blocking calls, several outstanding at once and completed by
  * {@code Request.Waitall}/{@code Waitany}/{@code Test}, progress inside a blocked {@code Recv},
@@ -156,6 +156,41 @@ public class NonBlockingCollectives {
         boolean[] any = new boolean[1];
         world.Iallreduce(new boolean[] {me == size - 1}, 0, any, 0, 1, MPI.BOOLEAN, MPI.LOR).Wait();
         Ring.check(any[0], "Iallreduce LOR of BOOLEAN");
+
+        // the scans and reduce-scatters (session 16), against their blocking forms
+        long[] x = {me + 1, 10L * me};
+        long[] sc1 = new long[3];
+        long[] sc2 = new long[3];
+        world.Iscan(x, 0, sc1, 1, 2, MPI.LONG, MPI.SUM).Wait();
+        world.Scan(x, 0, sc2, 1, 2, MPI.LONG, MPI.SUM);
+        Ring.check(Arrays.equals(sc1, sc2) && sc1[1] == (long) (me + 1) * (me + 2) / 2, "Iscan = Scan: "
+            + Arrays.toString(sc1));
+        long[] ex = {-7, -7};
+        world.Iexscan(x, 0, ex, 0, 2, MPI.LONG, MPI.SUM).Wait();
+        Ring.check(me == 0 ? ex[0] == -7 && ex[1] == -7 : ex[0] == (long) me * (me + 1) / 2
+            && ex[1] == 10L * (me - 1) * me / 2, "Iexscan (rank 0 untouched): " + Arrays.toString(ex));
+        int[] rsCounts = new int[size];
+        int rsTotal = 0;
+        for (int i = 0; i < size; i++) {
+            rsCounts[i] = i + 1;
+            rsTotal += i + 1;
+        }
+        int[] vec = new int[rsTotal];
+        for (int j = 0; j < rsTotal; j++) {
+            vec[j] = j + me;
+        }
+        int[] rs1 = new int[me + 1];
+        int[] rs2 = new int[me + 1];
+        world.Ireduce_scatter(vec, 0, rs1, 0, rsCounts, MPI.INT, MPI.SUM).Wait();
+        world.Reduce_scatter(vec, 0, rs2, 0, rsCounts, MPI.INT, MPI.SUM);
+        int first = me * (me + 1) / 2;
+        Ring.check(Arrays.equals(rs1, rs2) && rs1[0] == size * first + size * (size - 1) / 2,
+            "Ireduce_scatter = Reduce_scatter: " + Arrays.toString(rs1));
+        boolean[] votes = new boolean[size];
+        votes[me] = true;
+        boolean[] myVote = new boolean[1];
+        world.Ireduce_scatter_block(votes, 0, myVote, 0, 1, MPI.BOOLEAN, MPI.LOR).Wait();
+        Ring.check(myVote[0], "Ireduce_scatter_block LOR of BOOLEAN");
     }
 
     static int[] to2() {
@@ -705,6 +740,12 @@ public class NonBlockingCollectives {
         expectMpiException(() -> world.Iallreduce(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM),
             "OBJECT");
         expectMpiException(() -> world.Igather(b, 0, 1, MPI.INT, b, 0, 1, MPI.INT, 0), "int[]");
+        expectMpiException(() -> world.Iscan(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM),
+            "not supported");
+        int[] five = new int[size];
+        Arrays.fill(five, 5);
+        expectMpiException(() -> world.Ireduce_scatter(b, 0, b, 0, five, MPI.DOUBLE, MPI.SUM), "past the end");
+        expectMpiException(() -> world.Ireduce_scatter_block(b, 0, b, 0, -1, MPI.DOUBLE, MPI.SUM), "recvCount");
         int[] v = {1};
         world.Iallreduce(new int[] {1}, 0, v, 0, 1, MPI.INT, MPI.SUM).Wait();
         Ring.check(v[0] == size, "usable after errors");

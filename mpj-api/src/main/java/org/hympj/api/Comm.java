@@ -235,6 +235,23 @@ public interface Comm {
     Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sdispls, Datatype sendType,
                        Object recvBuf, int recvOffset, int[] recvCounts, int[] rdispls, Datatype recvType);
 
+    /** MPI_Iscan (see {@link #scan}: the same chain in rank order; {@code sendBuf} may be {@link #IN_PLACE}). */
+    Request iscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op);
+
+    /** MPI_Iexscan (see {@link #exscan}: rank 0's receive buffer is left as it was). */
+    Request iexscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op);
+
+    /**
+     * MPI_Ireduce_scatter (see {@link #reduceScatter}: reduced onto rank 0 as {@link #ireduce} does,
+     * then each block sent to its rank; counts are read at the call).
+     */
+    Request ireduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                           Datatype type, Op op);
+
+    /** MPI_Ireduce_scatter_block: {@link #ireduceScatter} with {@code recvCount} items for every rank. */
+    Request ireduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                                Datatype type, Op op);
+
     // ---- persistent collectives (MPI-4)
 
     /*

@@ -200,6 +200,102 @@ final class NbcCollectives {
         return request(b, persistent, name);
     }
 
+    // ------------------------------------------------------------------ scan, exscan, reduce-scatter
+
+    /**
+     * Scan, or ({@code exclusive}) exscan, as the blocking {@link Collectives#scan}: a chain in rank
+     * order — rank i receives x_0 op … op x_(i-1) from rank i - 1, puts it on the left of its own
+     * and passes the result on; exscan leaves rank 0's receive buffer as it was.
+     */
+    NbcRequest scan(boolean exclusive, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                    Datatype type, Op op, String name) {
+        int tag = tags(1);
+        checkReduction(name, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true);
+        int n = Collectives.elementCount(type, count);
+        Primitive p = type.primitive();
+        Datatype t = Datatype.of(p);
+        Object acc = scratch(p, n);
+        Object prefix = scratch(p, n);
+        boolean inPlace = sendBuf == Comm.IN_PLACE;
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        b.copy(inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, acc, 0, n);
+        if (rank > 0) {
+            b.recv(prefix, 0, n, t, rank - 1, tag);
+            b.reduce(op, prefix, 0, acc, 0, n, p); // acc = prefix op mine
+        }
+        b.send(acc, 0, n, t, rank < size - 1 ? rank + 1 : Comm.PROC_NULL, tag);
+        if (!exclusive) {
+            b.copy(acc, 0, recvBuf, recvOffset, n);
+        } else if (rank > 0) {
+            b.copy(prefix, 0, recvBuf, recvOffset, n);
+        }
+        return request(b, false, name);
+    }
+
+    /**
+     * Reduce-scatter as the blocking {@link Collectives#reduceScatter}: the whole vector reduced
+     * onto rank 0 ({@link #reduce}'s tree and order, the same bits), then block i sent from there
+     * to rank i. The counts are read at the call.
+     */
+    NbcRequest reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                             Datatype type, Op op, String name) {
+        int tag = tags(1);
+        if (recvCounts == null || recvCounts.length < size) { // entries past the group's size are not read (MPI)
+            throw new IllegalArgumentException(name + ": recvCounts must have " + size + " entries (one per rank)"
+                + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
+        }
+        for (int i = 0; i < size; i++) {
+            if (recvCounts[i] < 0) {
+                throw new IllegalArgumentException(name + ": recvCounts[" + i + "] must be >= 0, was " + recvCounts[i]);
+            }
+        }
+        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts.clone(), type, op, name);
+    }
+
+    /** {@link #reduceScatter} with {@code recvCount} items for every rank. */
+    NbcRequest reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                                  Datatype type, Op op, String name) {
+        int tag = tags(1);
+        if (recvCount < 0) {
+            throw new IllegalArgumentException(name + ": recvCount must be >= 0, was " + recvCount);
+        }
+        int[] counts = new int[size];
+        java.util.Arrays.fill(counts, recvCount);
+        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op, name);
+    }
+
+    private NbcRequest reduceScatterSteps(int tag, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset,
+                                          int[] counts, Datatype type, Op op, String name) {
+        long total = 0;
+        for (int c : counts) {
+            total += c;
+        }
+        int items = Math.toIntExact(total);
+        boolean inPlace = sendBuf == Comm.IN_PLACE;
+        Object in = inPlace ? recvBuf : sendBuf;
+        int inOffset = inPlace ? recvOffset : sendOffset;
+        checkReduction(name, in, inOffset, recvBuf, recvOffset, inPlace ? items : counts[rank], type, op, true);
+        if (!inPlace) {
+            Args.buffer(name + " (send)", sendBuf, sendOffset, items, type, comm.segment);
+        }
+        int per = Math.toIntExact(type.elements());
+        Primitive p = type.primitive();
+        Datatype t = Datatype.of(p);
+        Object full = scratch(p, Collectives.elementCount(type, items));
+        NbcSchedule.Builder b = new NbcSchedule.Builder(comm);
+        reduceSteps(b, in, inOffset, full, 0, Collectives.elementCount(type, items), p, op, 0, tag);
+        if (rank == 0) {
+            // block 0 stays here; the others go out at once (the reduce's messages all came in to rank 0)
+            b.copy(full, 0, recvBuf, recvOffset, counts[0] * per);
+            for (int i = 1, at = counts[0] * per; i < size; at += counts[i] * per, i++) {
+                b.send(full, at, counts[i] * per, t, i, tag);
+            }
+        } else {
+            b.recv(recvBuf, recvOffset, counts[rank] * per, t, 0, tag);
+        }
+        return request(b, false, name);
+    }
+
     // ------------------------------------------------------------------ gather / scatter / allgather / alltoall
 
     /** Linear: the root receives every block straight into place at once. */

@@ -670,6 +670,56 @@ public class ShmComm implements Comm {
     }
 
     @Override
+    public Request iscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                         Op op) {
+        life.enter("iscan");
+        try {
+            engine.checkAbort();
+            return started(nbc.scan(false, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, "iscan"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request iexscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                           Op op) {
+        life.enter("iexscan");
+        try {
+            engine.checkAbort();
+            return started(nbc.scan(true, sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, "iexscan"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ireduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                                  Datatype type, Op op) {
+        life.enter("ireduceScatter");
+        try {
+            engine.checkAbort();
+            return started(nbc.reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op,
+                "ireduceScatter"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
+    public Request ireduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                                       Datatype type, Op op) {
+        life.enter("ireduceScatterBlock");
+        try {
+            engine.checkAbort();
+            return started(nbc.reduceScatterBlock(sendBuf, sendOffset, recvBuf, recvOffset, recvCount, type, op,
+                "ireduceScatterBlock"));
+        } finally {
+            life.exit();
+        }
+    }
+
+    @Override
     public PersistentRequest barrierInit() {
         life.enter("barrierInit");
         try {

@@ -590,6 +590,30 @@ final class ShmInterComm implements InterComm {
     }
 
     @Override
+    public Request iscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                         Op op) {
+        throw undefined("iscan");
+    }
+
+    @Override
+    public Request iexscan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type,
+                           Op op) {
+        throw undefined("iexscan");
+    }
+
+    @Override
+    public Request ireduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
+                                  Datatype type, Op op) {
+        throw notYet("ireduceScatter");
+    }
+
+    @Override
+    public Request ireduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount,
+                                       Datatype type, Op op) {
+        throw notYet("ireduceScatterBlock");
+    }
+
+    @Override
     public PersistentRequest barrierInit() {
         throw notYet("barrierInit");
     }

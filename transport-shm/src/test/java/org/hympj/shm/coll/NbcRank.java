@@ -23,7 +23,8 @@ import org.hympj.shm.testing.MultiRank;
  * at once; persistent ones are started many times with new data; bad arguments are refused.
  */
 public final class NbcRank {
-    static final String[] SCENARIOS = {"overlap", "results", "outstanding", "persistent", "neighbours", "refused"};
+    static final String[] SCENARIOS = {"overlap", "results", "prefix", "outstanding", "persistent", "neighbours",
+        "refused"};
     /** Doubles past the eager limit (256 KiB), for the rendezvous path. */
     static final int LARGE = 40_000;
 
@@ -44,6 +45,10 @@ public final class NbcRank {
             if (selected(args, "results")) {
                 results();
                 pass("results");
+            }
+            if (selected(args, "prefix")) {
+                prefix();
+                pass("prefix");
             }
             if (selected(args, "outstanding")) {
                 outstanding();
@@ -123,6 +128,24 @@ public final class NbcRank {
         return rank * 1000.0 + k;
     }
 
+    /** 2x2 integer matrices (4 longs each) multiplied: associative, not commutative. */
+    static Op matmul() {
+        return Op.user((in, ii, inout, io, count, type) -> {
+            long[] a = (long[]) in;
+            long[] b = (long[]) inout;
+            for (int i = 0; i < count; i += 4) {
+                long p0 = a[ii + i] * b[io + i] + a[ii + i + 1] * b[io + i + 2];
+                long p1 = a[ii + i] * b[io + i + 1] + a[ii + i + 1] * b[io + i + 3];
+                long p2 = a[ii + i + 2] * b[io + i] + a[ii + i + 3] * b[io + i + 2];
+                long p3 = a[ii + i + 2] * b[io + i + 1] + a[ii + i + 3] * b[io + i + 3];
+                b[io + i] = p0;
+                b[io + i + 1] = p1;
+                b[io + i + 2] = p2;
+                b[io + i + 3] = p3;
+            }
+        }, false);
+    }
+
     /** Each non-blocking collective against its blocking counterpart, small and past the eager limit. */
     static void results() {
         for (int n : new int[] {1, 7, LARGE}) {
@@ -200,21 +223,7 @@ public final class NbcRank {
             for (int k = 0; k < n; k++) {
                 check(lo[k] == 31L * np * (np - 1) / 2 + (long) np * k, "iallreduce SUM %d = %d", k, lo[k]);
             }
-            // 2x2 integer matrices (4 longs each) multiplied: associative, not commutative
-            Op matmul = Op.user((in, ii, inout, io, count, type) -> {
-                long[] a = (long[]) in;
-                long[] b = (long[]) inout;
-                for (int i = 0; i < count; i += 4) {
-                    long p0 = a[ii + i] * b[io + i] + a[ii + i + 1] * b[io + i + 2];
-                    long p1 = a[ii + i] * b[io + i + 1] + a[ii + i + 1] * b[io + i + 3];
-                    long p2 = a[ii + i + 2] * b[io + i] + a[ii + i + 3] * b[io + i + 2];
-                    long p3 = a[ii + i + 2] * b[io + i + 1] + a[ii + i + 3] * b[io + i + 3];
-                    b[io + i] = p0;
-                    b[io + i + 1] = p1;
-                    b[io + i + 2] = p2;
-                    b[io + i + 3] = p3;
-                }
-            }, false);
+            Op matmul = matmul();
             long[] d = new long[8];
             for (int i = 0; i < d.length; i += 4) {
                 d[i] = me + 1 + i;
@@ -352,6 +361,137 @@ public final class NbcRank {
         c.ialltoallv(out, 0, sc, sd, Datatype.INT, a1, 0, rc, rd, Datatype.INT).waitFor();
         c.alltoallv(out, 0, sc, sd, Datatype.INT, a2, 0, rc, rd, Datatype.INT);
         check(Arrays.equals(a1, a2), "ialltoallv: %s vs %s", Arrays.toString(a1), Arrays.toString(a2));
+    }
+
+    /**
+     * iscan, iexscan, ireduceScatter and ireduceScatterBlock against their blocking forms and the
+     * exact values (long sums; doubles whose sums are exact), small and past the eager limit: into
+     * an offset, in place, exscan leaving rank 0's buffer as it was, blocks of different sizes; a
+     * non-commutative op in rank order; several outstanding at once; refused arguments that take
+     * nothing (the next collective still matches up).
+     */
+    static void prefix() {
+        for (int n : new int[] {1, 7, LARGE}) {
+            long[] mine = new long[n];
+            for (int k = 0; k < n; k++) {
+                mine[k] = me * 31L + k;
+            }
+            long[] s1 = new long[n + 2];
+            long[] s2 = new long[n + 2];
+            c.iscan(mine, 0, s1, 2, n, Datatype.LONG, Op.SUM).waitFor();
+            c.scan(mine, 0, s2, 2, n, Datatype.LONG, Op.SUM);
+            check(Arrays.equals(s1, s2), "iscan n=%d against scan", n);
+            for (int k = 0; k < n; k++) {
+                long expect = 31L * me * (me + 1) / 2 + (long) (me + 1) * k;
+                check(s1[2 + k] == expect, "iscan n=%d element %d = %d, expected %d", n, k, s1[2 + k], expect);
+            }
+            long[] e1 = new long[n];
+            Arrays.fill(e1, -5);
+            c.iexscan(mine, 0, e1, 0, n, Datatype.LONG, Op.SUM).waitFor();
+            for (int k = 0; k < n; k++) {
+                long expect = me == 0 ? -5 : 31L * (me - 1) * me / 2 + (long) me * k;
+                check(e1[k] == expect, "iexscan n=%d element %d = %d, expected %d", n, k, e1[k], expect);
+            }
+            long[] ip = mine.clone();
+            c.iscan(Comm.IN_PLACE, 0, ip, 0, n, Datatype.LONG, Op.SUM).waitFor();
+            check(Arrays.equals(ip, Arrays.copyOfRange(s1, 2, n + 2)), "iscan IN_PLACE n=%d", n);
+
+            // reduce-scatter: block i of n + i items to rank i, into an offset
+            int[] counts = new int[np];
+            int total = 0;
+            for (int i = 0; i < np; i++) {
+                counts[i] = n + i;
+                total += counts[i];
+            }
+            double[] vec = new double[total];
+            for (int j = 0; j < total; j++) {
+                vec[j] = value(me, j);
+            }
+            double[] r1 = new double[counts[me] + 1];
+            double[] r2 = new double[counts[me] + 1];
+            c.ireduceScatter(vec, 0, r1, 1, counts, Datatype.DOUBLE, Op.SUM).waitFor();
+            c.reduceScatter(vec, 0, r2, 1, counts, Datatype.DOUBLE, Op.SUM);
+            check(Arrays.equals(r1, r2), "ireduceScatter n=%d against reduceScatter", n);
+            int first = 0;
+            for (int i = 0; i < me; i++) {
+                first += counts[i];
+            }
+            for (int k = 0; k < counts[me]; k++) {
+                double expect = 0;
+                for (int r = 0; r < np; r++) {
+                    expect += value(r, first + k);
+                }
+                check(r1[1 + k] == expect, "ireduceScatter n=%d element %d = %s, expected %s", n, k, r1[1 + k], expect);
+            }
+            // the block form, and in place (the whole vector in the receive buffer, my block left at its start)
+            double[] bv = new double[n * np];
+            for (int j = 0; j < bv.length; j++) {
+                bv[j] = value(me, j);
+            }
+            double[] b1 = new double[n];
+            double[] b2 = new double[n];
+            c.ireduceScatterBlock(bv, 0, b1, 0, n, Datatype.DOUBLE, Op.MAX).waitFor();
+            c.reduceScatterBlock(bv, 0, b2, 0, n, Datatype.DOUBLE, Op.MAX);
+            check(Arrays.equals(b1, b2), "ireduceScatterBlock n=%d against reduceScatterBlock", n);
+            for (int k = 0; k < n; k++) {
+                check(b1[k] == value(np - 1, me * n + k), "ireduceScatterBlock MAX n=%d element %d = %s", n, k, b1[k]);
+            }
+            double[] inPlace = bv.clone();
+            c.ireduceScatterBlock(Comm.IN_PLACE, 0, inPlace, 0, n, Datatype.DOUBLE, Op.MAX).waitFor();
+            check(Arrays.equals(Arrays.copyOf(inPlace, n), b1), "ireduceScatterBlock IN_PLACE n=%d", n);
+        }
+
+        // a non-commutative op: rank i gets M_0 M_1 … M_i, as scan gives
+        Op matmul = matmul();
+        long[] d = {me + 1, 1, 1, 0, me + 2, 1, 1, 0};
+        long[] m1 = new long[d.length];
+        long[] m2 = new long[d.length];
+        c.iscan(d, 0, m1, 0, d.length, Datatype.LONG, matmul).waitFor();
+        c.scan(d, 0, m2, 0, d.length, Datatype.LONG, matmul);
+        check(Arrays.equals(m1, m2), "iscan non-commutative: %s, scan %s", Arrays.toString(m1), Arrays.toString(m2));
+        long[] m3 = new long[d.length];
+        long[] m4 = new long[d.length];
+        c.iexscan(d, 0, m3, 0, d.length, Datatype.LONG, matmul).waitFor();
+        c.exscan(d, 0, m4, 0, d.length, Datatype.LONG, matmul);
+        check(Arrays.equals(m3, m4), "iexscan non-commutative: %s, exscan %s", Arrays.toString(m3),
+            Arrays.toString(m4));
+
+        // three outstanding at once, completed in reverse order
+        long[] a = {me};
+        long[] aScan = new long[1];
+        long[] aEx = {-1};
+        long[] blocks = new long[np];
+        Arrays.fill(blocks, me + 1);
+        long[] mineBlock = new long[1];
+        Request r1 = c.iscan(a, 0, aScan, 0, 1, Datatype.LONG, Op.SUM);
+        Request r2 = c.ireduceScatterBlock(blocks, 0, mineBlock, 0, 1, Datatype.LONG, Op.SUM);
+        Request r3 = c.iexscan(a, 0, aEx, 0, 1, Datatype.LONG, Op.SUM);
+        r3.waitFor();
+        r2.waitFor();
+        r1.waitFor();
+        check(aScan[0] == (long) me * (me + 1) / 2, "outstanding iscan = %d", aScan[0]);
+        check(aEx[0] == (me == 0 ? -1 : (long) (me - 1) * me / 2), "outstanding iexscan = %d", aEx[0]);
+        check(mineBlock[0] == (long) np * (np + 1) / 2, "outstanding ireduceScatterBlock = %d", mineBlock[0]);
+
+        // refused at the call, nothing taken
+        double[] b = new double[4];
+        expectThrows(IllegalArgumentException.class, () -> c.ireduceScatter(b, 0, b, 0, new int[np == 1 ? 0 : np - 1],
+            Datatype.DOUBLE, Op.SUM), "ireduceScatter short counts", "recvCounts");
+        int[] negative = new int[np];
+        negative[np - 1] = -1;
+        expectThrows(IllegalArgumentException.class, () -> c.ireduceScatter(b, 0, b, 0, negative, Datatype.DOUBLE,
+            Op.SUM), "ireduceScatter negative count", "recvCounts[" + (np - 1) + "]");
+        expectThrows(IllegalArgumentException.class, () -> c.ireduceScatterBlock(b, 0, b, 0, -2, Datatype.DOUBLE,
+            Op.SUM), "ireduceScatterBlock negative", "recvCount");
+        expectThrows(IllegalArgumentException.class, () -> c.ireduceScatterBlock(b, 0, new double[5], 0, 5,
+            Datatype.DOUBLE, Op.SUM), "ireduceScatterBlock send buffer too short", "past the end");
+        expectThrows(IllegalArgumentException.class, () -> c.iscan(b, 0, b, 0, 4, Datatype.DOUBLE, null),
+            "iscan op", "op");
+        expectThrows(IllegalArgumentException.class, () -> c.iexscan(b, 0, b, 0, 4, Datatype.DOUBLE, Op.BAND),
+            "iexscan BAND on DOUBLE", "BAND");
+        long[] v = {me};
+        c.iscan(Comm.IN_PLACE, 0, v, 0, 1, Datatype.LONG, Op.SUM).waitFor();
+        check(v[0] == (long) me * (me + 1) / 2, "after refusals: %d", v[0]);
     }
 
     /** Several non-blocking collectives at once, completed in another order, with blocking ones in between. */
