@@ -445,8 +445,8 @@ public class Intracomm extends Comm {
                                Datatype datatype, Op op) {
         try {
             if (irregular(datatype)) {
-                irregularCollectives().reduceScatter("Reduce_scatter", sendbuf, sendoffset, recvbuf, recvoffset,
-                    recvcounts, false, datatype, op);
+                irregularCollectives().reduceScatter(Form.BLOCKING, "Reduce_scatter", sendbuf, sendoffset, recvbuf,
+                    recvoffset, recvcounts, false, datatype, op);
                 return;
             }
             if (objectsWithUserOp("Reduce_scatter", op, datatype)) {
@@ -469,17 +469,13 @@ public class Intracomm extends Comm {
                                      Datatype datatype, Op op) {
         try {
             if (irregular(datatype)) {
-                int[] counts = new int[Size()];
-                java.util.Arrays.fill(counts, recvcount);
-                irregularCollectives().reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
-                    recvoffset, counts, true, datatype, op);
+                irregularCollectives().reduceScatter(Form.BLOCKING, "Reduce_scatter_block", sendbuf, sendoffset,
+                    recvbuf, recvoffset, uniformCounts(recvcount), true, datatype, op);
                 return;
             }
             if (objectsWithUserOp("Reduce_scatter_block", op, datatype)) {
-                int[] counts = new int[Size()];
-                java.util.Arrays.fill(counts, recvcount);
                 new ObjectCollectives(core).reduceScatter("Reduce_scatter_block", sendbuf, sendoffset, recvbuf,
-                    recvoffset, counts, datatype, op);
+                    recvoffset, uniformCounts(recvcount), datatype, op);
                 return;
             }
             org.hympj.api.Op o = op("Reduce_scatter_block", op, datatype);
@@ -497,8 +493,8 @@ public class Intracomm extends Comm {
                      Op op) {
         try {
             if (irregular(datatype)) {
-                irregularCollectives().scan("Scan", false, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                    op);
+                irregularCollectives().scan(Form.BLOCKING, "Scan", false, sendbuf, sendoffset, recvbuf, recvoffset,
+                    count, datatype, op);
                 return;
             }
             if (objectsWithUserOp("Scan", op, datatype)) {
@@ -520,8 +516,8 @@ public class Intracomm extends Comm {
                        Op op) {
         try {
             if (irregular(datatype)) {
-                irregularCollectives().scan("Exscan", true, sendbuf, sendoffset, recvbuf, recvoffset, count,
-                    datatype, op);
+                irregularCollectives().scan(Form.BLOCKING, "Exscan", true, sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op);
                 return;
             }
             if (objectsWithUserOp("Exscan", op, datatype)) {
@@ -840,7 +836,11 @@ public class Intracomm extends Comm {
     private Request prefixStarted(String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf,
                                   int recvoffset, int count, Datatype datatype, Op op) {
         try {
-            coreTypesOnly(call, datatype);
+            if (irregular(datatype)) {
+                return irregularCollectives().scan(Form.STARTED, call, exclusive, sendbuf, sendoffset, recvbuf,
+                    recvoffset, count, datatype, op);
+            }
+            objectsNotYet(call, datatype);
             org.hympj.api.Op o = CollectiveRequests.op(call, op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of(call, sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of(call, recvbuf, datatype, true);
@@ -856,7 +856,11 @@ public class Intracomm extends Comm {
     public Request Ireduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                    Datatype datatype, Op op) {
         try {
-            coreTypesOnly("Ireduce_scatter", datatype);
+            if (irregular(datatype)) {
+                return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter", sendbuf, sendoffset,
+                    recvbuf, recvoffset, recvcounts, false, datatype, op);
+            }
+            objectsNotYet("Ireduce_scatter", datatype);
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter", recvbuf, datatype, true);
@@ -871,7 +875,11 @@ public class Intracomm extends Comm {
     public Request Ireduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
                                          int recvcount, Datatype datatype, Op op) {
         try {
-            coreTypesOnly("Ireduce_scatter_block", datatype);
+            if (irregular(datatype)) {
+                return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter_block", sendbuf,
+                    sendoffset, recvbuf, recvoffset, uniformCounts(recvcount), true, datatype, op);
+            }
+            objectsNotYet("Ireduce_scatter_block", datatype);
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter_block", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter_block", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter_block", recvbuf, datatype, true);
@@ -883,16 +891,23 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * The non-blocking scans and reduce-scatters (session 16) take the types the core reduces as
-     * they lie — primitive and BOOLEAN buffers of predefined and contiguous types — not yet the
-     * irregular types or OBJECT, which the other non-blocking collectives pack or serialize.
+     * The non-blocking scans and reduce-scatters (session 16) take primitive and BOOLEAN buffers and
+     * the irregular types (packed around the core call, as the other non-blocking collectives do),
+     * not OBJECT yet, which the others serialize.
      */
-    private static void coreTypesOnly(String call, Datatype datatype) {
-        if (datatype != null && (irregular(datatype) || datatype.kind == Datatype.Kind.OBJECT)) {
+    private static void objectsNotYet(String call, Datatype datatype) {
+        if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
             throw MPIException.notSupported(call + " of " + datatype, "the non-blocking scans and reduce-scatters take "
-                + "primitive and BOOLEAN buffers of predefined and contiguous types (the blocking Scan, Exscan and "
-                + "Reduce_scatter take every type)");
+                + "primitive and BOOLEAN buffers and the irregular types, not OBJECT yet (the blocking Scan, Exscan and "
+                + "Reduce_scatter take it with a user op)");
         }
+    }
+
+    /** {@code count} items for every rank (Reduce_scatter_block's counts). */
+    private int[] uniformCounts(int count) {
+        int[] c = new int[Size()];
+        java.util.Arrays.fill(c, count);
+        return c;
     }
 
     // ---------------------------------------------------------------- persistent collectives (MPI-4)

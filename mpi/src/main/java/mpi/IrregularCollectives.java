@@ -336,29 +336,32 @@ final class IrregularCollectives {
             () -> core.allreduceInit(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o)));
     }
 
-    /** Scan ({@code exclusive} false) or Exscan of packed items; rank 0's Exscan result is left as it was. */
-    void scan(String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
-              int count, Datatype t, Op op) {
+    /**
+     * Scan ({@code exclusive} false) or Exscan of packed items, blocking or started (no persistent
+     * form); rank 0's Exscan result is left as it was.
+     */
+    <R> R scan(Form<R> f, String call, boolean exclusive, Object sendbuf, int sendoffset, Object recvbuf,
+               int recvoffset, int count, Datatype t, Op op) {
         org.hympj.api.Op o = elementwise(call, op, t);
         Own s = new Own(call, sendbuf, sendoffset, count, t);
         Own r = new Own(call, recvbuf, recvoffset, count, t);
-        Form.BLOCKING.finish(s, exclusive && core.rank() == 0 ? null : r, () -> {
+        return f.finish(s, exclusive && core.rank() == 0 ? null : r, () -> pick(f, () -> {
             if (exclusive) {
                 core.exscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
             } else {
                 core.scan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o);
             }
-            return null;
-        });
+        }, () -> exclusive ? core.iexscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o)
+            : core.iscan(s.buf, s.offset, r.buf, r.offset, s.count, s.type, o), null));
     }
 
     /**
-     * Reduce-scatter of packed items: the sum(recvcounts) items of every rank are reduced element by
-     * element and rank i gets its recvcounts[i] items, unpacked; {@code block} says the call was
+     * Reduce-scatter of packed items, blocking or started: the sum(recvcounts) items of every rank are
+     * reduced element by element and rank i gets its recvcounts[i] items, unpacked; {@code block} says the call was
      * Reduce_scatter_block (the core's own block call, so that a rank of core types meets it).
      */
-    void reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
-                       boolean block, Datatype t, Op op) {
+    <R> R reduceScatter(Form<R> f, String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                        int[] recvcounts, boolean block, Datatype t, Op op) {
         org.hympj.api.Op o = elementwise(call, op, t);
         int total = ObjectCollectives.reduceScatterTotal(call, recvcounts, size);
         int[] packed = new int[size];
@@ -367,14 +370,14 @@ final class IrregularCollectives {
         }
         Own s = new Own(call, sendbuf, sendoffset, total, t);
         Own r = new Own(call, recvbuf, recvoffset, recvcounts[core.rank()], t);
-        Form.BLOCKING.finish(s, r, () -> {
+        return f.finish(s, r, () -> pick(f, () -> {
             if (block) {
                 core.reduceScatterBlock(s.buf, s.offset, r.buf, r.offset, packed[0], s.type, o);
             } else {
                 core.reduceScatter(s.buf, s.offset, r.buf, r.offset, packed, s.type, o);
             }
-            return null;
-        });
+        }, () -> block ? core.ireduceScatterBlock(s.buf, s.offset, r.buf, r.offset, packed[0], s.type, o)
+            : core.ireduceScatter(s.buf, s.offset, r.buf, r.offset, packed, s.type, o), null));
     }
 
     // ---------------------------------------------------------------- gathers, scatters, all-to-alls

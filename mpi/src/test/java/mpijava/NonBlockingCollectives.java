@@ -414,6 +414,35 @@ public class NonBlockingCollectives {
         Ring.check(sum[0] == s1 && sum[1] == -5 && sum[2] == 10 * s1, "Iallreduce of Indexed: " + Arrays.toString(sum));
         Ring.check(me != root || (max[0] == size && max[1] == -5 && max[2] == 10 * size), "Ireduce of Indexed: "
             + Arrays.toString(max));
+        // the scans and reduce-scatters of an Indexed (session 16): packed around the core call
+        double[] isc = {-5, -5, -5};
+        double[] iscB = {-5, -5, -5};
+        world.Iscan(dv, 0, isc, 0, 1, dx, MPI.SUM).Wait();
+        world.Scan(dv, 0, iscB, 0, 1, dx, MPI.SUM);
+        double upTo = (me + 1) * (me + 2) / 2.0;
+        Ring.check(Arrays.equals(isc, iscB) && isc[0] == upTo && isc[1] == -5 && isc[2] == 10 * upTo,
+            "Iscan of Indexed = Scan: " + Arrays.toString(isc));
+        double[] iex = {-5, -5, -5};
+        world.Iexscan(dv, 0, iex, 0, 1, dx, MPI.SUM).Wait();
+        double below = me * (me + 1) / 2.0;
+        Ring.check(me == 0 ? iex[0] == -5 && iex[2] == -5 : iex[0] == below && iex[1] == -5 && iex[2] == 10 * below,
+            "Iexscan of Indexed: " + Arrays.toString(iex));
+        double[] rsIn = new double[3 * size];
+        for (int i = 0; i < size; i++) {
+            rsIn[3 * i] = i + me;
+            rsIn[3 * i + 1] = -1;
+            rsIn[3 * i + 2] = 100 * (i + me);
+        }
+        double[] rsOut = {-5, -5, -5};
+        double[] rsOutB = {-5, -5, -5};
+        world.Ireduce_scatter_block(rsIn, 0, rsOut, 0, 1, dx, MPI.SUM).Wait();
+        world.Reduce_scatter_block(rsIn, 0, rsOutB, 0, 1, dx, MPI.SUM);
+        double mineSum = size * me + size * (size - 1) / 2.0;
+        Ring.check(Arrays.equals(rsOut, rsOutB) && rsOut[0] == mineSum && rsOut[1] == -5 && rsOut[2] == 100 * mineSum,
+            "Ireduce_scatter_block of Indexed = Reduce_scatter_block: " + Arrays.toString(rsOut));
+        double[] rsv = {-5, -5, -5};
+        world.Ireduce_scatter(rsIn, 0, rsv, 0, ones(), dx, MPI.SUM).Wait();
+        Ring.check(Arrays.equals(rsv, rsOut), "Ireduce_scatter of Indexed: " + Arrays.toString(rsv));
         // the remaining non-blocking forms, one by one against the blocking call
         int[] sc = new int[3];
         int[] scB = new int[3];
@@ -742,6 +771,8 @@ public class NonBlockingCollectives {
         expectMpiException(() -> world.Igather(b, 0, 1, MPI.INT, b, 0, 1, MPI.INT, 0), "int[]");
         expectMpiException(() -> world.Iscan(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM),
             "not supported");
+        expectMpiException(() -> world.Iexscan(b, 0, b, 0, 1, Datatype.Indexed(new int[] {1}, new int[] {0},
+            MPI.DOUBLE), MPI.MAXLOC), "MAXLOC");
         int[] five = new int[size];
         Arrays.fill(five, 5);
         expectMpiException(() -> world.Ireduce_scatter(b, 0, b, 0, five, MPI.DOUBLE, MPI.SUM), "past the end");
