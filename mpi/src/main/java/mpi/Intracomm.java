@@ -840,7 +840,10 @@ public class Intracomm extends Comm {
                 return irregularCollectives().scan(Form.STARTED, call, exclusive, sendbuf, sendoffset, recvbuf,
                     recvoffset, count, datatype, op);
             }
-            objectsNotYet(call, datatype);
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                return startObjects((n, tag) -> n.scan(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    op, exclusive));
+            }
             org.hympj.api.Op o = CollectiveRequests.op(call, op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of(call, sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of(call, recvbuf, datatype, true);
@@ -860,7 +863,10 @@ public class Intracomm extends Comm {
                 return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter", sendbuf, sendoffset,
                     recvbuf, recvoffset, recvcounts, false, datatype, op);
             }
-            objectsNotYet("Ireduce_scatter", datatype);
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                return startObjects((n, tag) -> n.reduceScatter("Ireduce_scatter", sendbuf, sendoffset, recvbuf,
+                    recvoffset, recvcounts, datatype, op));
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter", recvbuf, datatype, true);
@@ -879,7 +885,10 @@ public class Intracomm extends Comm {
                 return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter_block", sendbuf,
                     sendoffset, recvbuf, recvoffset, uniformCounts(recvcount), true, datatype, op);
             }
-            objectsNotYet("Ireduce_scatter_block", datatype);
+            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
+                return startObjects((n, tag) -> n.reduceScatter("Ireduce_scatter_block", sendbuf, sendoffset, recvbuf,
+                    recvoffset, uniformCounts(recvcount), datatype, op));
+            }
             org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter_block", op, datatype);
             CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter_block", sendbuf, datatype, true);
             CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter_block", recvbuf, datatype, true);
@@ -887,19 +896,6 @@ public class Intracomm extends Comm {
                 recvcount, datatype.core, o), r);
         } catch (RuntimeException e) {
             throw MPIException.of("Ireduce_scatter_block", e);
-        }
-    }
-
-    /**
-     * The non-blocking scans and reduce-scatters (session 16) take primitive and BOOLEAN buffers and
-     * the irregular types (packed around the core call, as the other non-blocking collectives do),
-     * not OBJECT yet, which the others serialize.
-     */
-    private static void objectsNotYet(String call, Datatype datatype) {
-        if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-            throw MPIException.notSupported(call + " of " + datatype, "the non-blocking scans and reduce-scatters take "
-                + "primitive and BOOLEAN buffers and the irregular types, not OBJECT yet (the blocking Scan, Exscan and "
-                + "Reduce_scatter take it with a user op)");
         }
     }
 

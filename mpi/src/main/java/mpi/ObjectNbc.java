@@ -2,7 +2,7 @@ package mpi;
 
 /**
  * The non-blocking and persistent collectives of {@link MPI#OBJECT} buffers (broadcast, gathers,
- * scatters, all-to-alls, v variants included). Their messages are serialized objects whose length
+ * scatters, all-to-alls, v variants included; reductions, scans and reduce-scatters with a user op). Their messages are serialized objects whose length
  * a receiver learns only from the message, which the core's schedules (fixed counts, taken at the
  * call) cannot carry; so each block is one point-to-point message on a private duplicate of the
  * communicator — made collectively at the first such call — tagged with the call's number (every
@@ -189,6 +189,87 @@ final class ObjectNbc {
             }
         } else if (all) {
             p.in[root] = result;
+        }
+        return p;
+    }
+
+    /**
+     * Scan, or ({@code exclusive}) Exscan, of OBJECT items with a user op, as the blocking
+     * {@link ObjectCollectives#scan}: every rank's items gathered to rank 0, which computes the
+     * prefixes in rank order and sends rank r prefix r (exclusive: r - 1; rank 0's buffer is left
+     * as it was).
+     */
+    Plan scan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type,
+              Op op, boolean exclusive) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        op.checkObjects(call);
+        int n = ObjectCollectives.objects(call, type, count);
+        ObjectItems mine = ObjectItems.of(call, sendbuf, sendoffset, count, type);
+        ObjectItems result = ObjectItems.of(call, recvbuf, recvoffset, count, type);
+        ObjectCollectives.recvObjects(call, recvbuf, recvoffset, n, 1, type);
+        Plan p = new Plan(call, size);
+        p.out[0] = mine;
+        if (rank == 0) {
+            Object[] blocks = new Object[n * size];
+            for (int i = 0; i < size; i++) {
+                p.in[i] = ObjectItems.of(call, blocks, i * n, count, type);
+            }
+            Object[] out = (Object[]) recvbuf;
+            p.combine = () -> {
+                ObjectCollectives.prefixes(blocks, n, count, type, op);
+                if (!exclusive) {
+                    System.arraycopy(blocks, 0, out, recvoffset, n);
+                }
+            };
+            p.then = new ObjectItems[size];
+            for (int j = 1; j < size; j++) {
+                p.then[j] = ObjectItems.of(call, blocks, (exclusive ? j - 1 : j) * n, count, type);
+            }
+        } else {
+            p.in[0] = result;
+        }
+        return p;
+    }
+
+    /**
+     * Reduce-scatter of OBJECT items with a user op, as the blocking
+     * {@link ObjectCollectives#reduceScatter}: every rank's whole vector gathered to rank 0,
+     * combined there in rank order, and rank i sent its {@code recvcounts[i]} items.
+     */
+    Plan reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                       Datatype type, Op op) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        op.checkObjects(call);
+        int total = ObjectCollectives.reduceScatterTotal(call, recvcounts, size);
+        int n = ObjectCollectives.objects(call, type, total);
+        int per = Math.toIntExact(type.objectsPerItem());
+        ObjectItems mine = ObjectItems.of(call, sendbuf, sendoffset, total, type);
+        ObjectItems result = ObjectItems.of(call, recvbuf, recvoffset, recvcounts[rank], type);
+        ObjectCollectives.recvObjects(call, recvbuf, recvoffset, recvcounts[rank] * per, 1, type);
+        Plan p = new Plan(call, size);
+        p.out[0] = mine;
+        if (rank == 0) {
+            Object[] blocks = new Object[n * size];
+            for (int i = 0; i < size; i++) {
+                p.in[i] = ObjectItems.of(call, blocks, i * n, total, type);
+            }
+            int last = (size - 1) * n; // where the full reduction lands
+            Object[] out = (Object[]) recvbuf;
+            int own = recvcounts[0] * per;
+            p.combine = () -> {
+                ObjectCollectives.prefixes(blocks, n, total, type, op);
+                System.arraycopy(blocks, last, out, recvoffset, own);
+            };
+            p.then = new ObjectItems[size];
+            for (int j = 1, at = own; j < size; at += recvcounts[j] * per, j++) {
+                p.then[j] = ObjectItems.of(call, blocks, last + at, recvcounts[j], type);
+            }
+        } else {
+            p.in[0] = result;
         }
         return p;
     }

@@ -731,6 +731,48 @@ public class NonBlockingCollectives {
             "Iallreduce of OBJECT with a user op: " + Arrays.toString(joined));
         Ring.check(me != root || (wantA.toString().equals(atRoot[0]) && wantB.toString().equals(atRoot[1])),
             "Ireduce of OBJECT with a user op: " + Arrays.toString(atRoot));
+        // the scans and reduce-scatters of OBJECT (session 16), against the blocking forms: prefixes in rank order
+        Object[] isc = new Object[2];
+        Object[] iscB = new Object[2];
+        Object[] iex = {"keep", "keep"};
+        Object[] iexB = {"keep", "keep"};
+        Request[] scans = {
+            world.Iscan(two, 0, isc, 0, 2, MPI.OBJECT, join),
+            world.Iexscan(two, 0, iex, 0, 2, MPI.OBJECT, join)
+        };
+        Request.Waitall(scans);
+        world.Scan(two, 0, iscB, 0, 2, MPI.OBJECT, join);
+        world.Exscan(two, 0, iexB, 0, 2, MPI.OBJECT, join);
+        StringBuilder upToA = new StringBuilder("a0");
+        for (int r = 1; r <= me; r++) {
+            upToA.append("|a").append(r);
+        }
+        Ring.check(Arrays.equals(isc, iscB) && upToA.toString().equals(isc[0]), "Iscan of OBJECT = Scan: "
+            + Arrays.toString(isc));
+        Ring.check(Arrays.equals(iex, iexB) && (me != 0 || "keep".equals(iex[0])), "Iexscan of OBJECT = Exscan: "
+            + Arrays.toString(iex));
+        Object[] vec = new Object[size + 1];
+        for (int i = 0; i < vec.length; i++) {
+            vec[i] = "v" + i + "r" + me;
+        }
+        int[] rsCounts = new int[size];
+        rsCounts[size - 1] = 2; // rank size - 1 gets two items, the others one
+        for (int i = 0; i < size - 1; i++) {
+            rsCounts[i] = 1;
+        }
+        Object[] rsObj = new Object[2];
+        Object[] rsB = new Object[2];
+        world.Ireduce_scatter(vec, 0, rsObj, 0, rsCounts, MPI.OBJECT, join).Wait();
+        world.Reduce_scatter(vec, 0, rsB, 0, rsCounts, MPI.OBJECT, join);
+        StringBuilder wantMine = new StringBuilder("v" + me + "r0");
+        for (int r = 1; r < size; r++) {
+            wantMine.append("|v").append(me).append('r').append(r);
+        }
+        Ring.check(Arrays.equals(rsObj, rsB) && wantMine.toString().equals(rsObj[0]), "Ireduce_scatter of OBJECT = "
+            + "Reduce_scatter: " + Arrays.toString(rsObj) + " and " + Arrays.toString(rsB));
+        Object[] blk = new Object[1];
+        world.Ireduce_scatter_block(vec, 0, blk, 0, 1, MPI.OBJECT, join).Wait();
+        Ring.check(wantMine.toString().equals(blk[0]), "Ireduce_scatter_block of OBJECT: " + blk[0]);
         Object[] pr = new Object[1];
         Object[] pall = new Object[1];
         Object[] pred = new Object[1];
@@ -770,7 +812,7 @@ public class NonBlockingCollectives {
             "OBJECT");
         expectMpiException(() -> world.Igather(b, 0, 1, MPI.INT, b, 0, 1, MPI.INT, 0), "int[]");
         expectMpiException(() -> world.Iscan(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM),
-            "not supported");
+            "SUM");
         expectMpiException(() -> world.Iexscan(b, 0, b, 0, 1, Datatype.Indexed(new int[] {1}, new int[] {0},
             MPI.DOUBLE), MPI.MAXLOC), "MAXLOC");
         int[] five = new int[size];
