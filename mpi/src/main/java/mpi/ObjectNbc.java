@@ -159,10 +159,7 @@ final class ObjectNbc {
     Plan reduce(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type,
                 Op op, int root, boolean all) {
         checkRoot(call, root);
-        if (op == null) {
-            throw new MPIException(call + ": op must not be null");
-        }
-        op.checkObjects(call);
+        checkUserOp(call, op);
         int n = ObjectCollectives.objects(call, type, count);
         Plan p = new Plan(call, size);
         p.out[root] = ObjectItems.of(call, sendbuf, sendoffset, count, type);
@@ -201,10 +198,7 @@ final class ObjectNbc {
      */
     Plan scan(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type,
               Op op, boolean exclusive) {
-        if (op == null) {
-            throw new MPIException(call + ": op must not be null");
-        }
-        op.checkObjects(call);
+        checkUserOp(call, op);
         int n = ObjectCollectives.objects(call, type, count);
         ObjectItems mine = ObjectItems.of(call, sendbuf, sendoffset, count, type);
         ObjectItems result = ObjectItems.of(call, recvbuf, recvoffset, count, type);
@@ -240,10 +234,7 @@ final class ObjectNbc {
      */
     Plan reduceScatter(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                        Datatype type, Op op) {
-        if (op == null) {
-            throw new MPIException(call + ": op must not be null");
-        }
-        op.checkObjects(call);
+        checkUserOp(call, op);
         int total = ObjectCollectives.reduceScatterTotal(call, recvcounts, size);
         int n = ObjectCollectives.objects(call, type, total);
         int per = Math.toIntExact(type.objectsPerItem());
@@ -272,6 +263,14 @@ final class ObjectNbc {
             p.in[0] = result;
         }
         return p;
+    }
+
+    /** A reduction of objects takes a user op (objects have no arithmetic). */
+    private static void checkUserOp(String call, Op op) {
+        if (op == null) {
+            throw new MPIException(call + ": op must not be null");
+        }
+        op.checkObjects(call);
     }
 
     /** Counts (or displacements) of one block per rank, all of {@code count} items. */
