@@ -100,7 +100,13 @@ public final class AllocRank {
 
     /**
      * Persistent collectives (MPI-4), heap buffers: start + wait of an 8-byte allreduce and of a
-     * 4 KB broadcast, each made once by its init; the data change at every start.
+     * 4 KB broadcast, each made once by its init; the data change at every start. The broadcast's
+     * root alternates between two persistent requests (root 0, root 1): with one root, the root's
+     * eager sends complete at once and it runs ahead of its receiver without bound, and the
+     * receiver's queue of unexpected messages grows — its growth allocates (a record and its copy
+     * per message beyond the deepest queue so far), not the path of a message. Between 2 local
+     * hosts that growth showed in both measured windows (CI, session 16: 64–137 bytes per
+     * iteration at the receiver); alternating the root keeps the two ranks in step.
      */
     static void persistentCollectives(Comm comm, int rank, int warm, int iters,
                                       com.sun.management.ThreadMXBean mx, long tid) {
@@ -108,8 +114,11 @@ public final class AllocRank {
         double[] out = new double[1];
         byte[] data = new byte[4096];
         PersistentRequest allreduce = comm.allreduceInit(in, 0, out, 0, 1, Datatype.DOUBLE, org.hympj.api.Op.SUM);
-        PersistentRequest bcast = comm.bcastInit(data, 0, data.length, Datatype.BYTE, 0);
-        PersistentRequest[] cases = {allreduce, bcast};
+        PersistentRequest[] bcast = {
+            comm.bcastInit(data, 0, data.length, Datatype.BYTE, 0),
+            comm.bcastInit(data, 0, data.length, Datatype.BYTE, 1 % comm.size())
+        };
+        PersistentRequest[][] cases = {{allreduce, allreduce}, bcast};
         String[] names = {"coll-allreduce-8", "coll-bcast-4096"};
         for (int c = 0; c < cases.length; c++) {
             for (int w = -1; w < WINDOWS; w++) {
@@ -119,8 +128,9 @@ public final class AllocRank {
                 for (int i = 0; i < n; i++) {
                     in[0] = i;
                     data[0] = (byte) i;
-                    cases[c].start();
-                    cases[c].waitFor();
+                    PersistentRequest r = cases[c][i & 1];
+                    r.start();
+                    r.waitFor();
                 }
                 long a1 = mx.getThreadAllocatedBytes(tid);
                 if (w >= 0) {
@@ -132,7 +142,8 @@ public final class AllocRank {
             throw new IllegalStateException("persistent collectives: wrong result " + out[0] + ", " + data[0]);
         }
         allreduce.free();
-        bcast.free();
+        bcast[0].free();
+        bcast[1].free();
     }
 
     static void report(BufferKind kind, String name, int rank, int window, long bytes, int n) {
