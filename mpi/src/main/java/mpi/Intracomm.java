@@ -858,44 +858,38 @@ public class Intracomm extends Comm {
     /** Non-blocking {@link #Reduce_scatter} (MPI-3); the counts are read at the call. */
     public Request Ireduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                    Datatype datatype, Op op) {
-        try {
-            if (irregular(datatype)) {
-                return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter", sendbuf, sendoffset,
-                    recvbuf, recvoffset, recvcounts, false, datatype, op);
-            }
-            if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                return startObjects((n, tag) -> n.reduceScatter("Ireduce_scatter", sendbuf, sendoffset, recvbuf,
-                    recvoffset, recvcounts, datatype, op));
-            }
-            org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter", op, datatype);
-            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter", sendbuf, datatype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter", recvbuf, datatype, true);
-            return CollectiveRequests.started(core.ireduceScatter(s.core, sendoffset, r.core, recvoffset, recvcounts,
-                datatype.core, o), r);
-        } catch (RuntimeException e) {
-            throw MPIException.of("Ireduce_scatter", e);
-        }
+        return reduceScatterStarted("Ireduce_scatter", false, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, 0,
+            datatype, op);
     }
 
     /** Non-blocking {@link #Reduce_scatter_block} (MPI-3). */
     public Request Ireduce_scatter_block(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
                                          int recvcount, Datatype datatype, Op op) {
+        return reduceScatterStarted("Ireduce_scatter_block", true, sendbuf, sendoffset, recvbuf, recvoffset, null,
+            recvcount, datatype, op);
+    }
+
+    /** Both: {@code recvcounts} per rank, or ({@code block}) {@code recvcount} for every rank. */
+    private Request reduceScatterStarted(String call, boolean block, Object sendbuf, int sendoffset, Object recvbuf,
+                                         int recvoffset, int[] recvcounts, int recvcount, Datatype datatype, Op op) {
         try {
             if (irregular(datatype)) {
-                return irregularCollectives().reduceScatter(Form.STARTED, "Ireduce_scatter_block", sendbuf,
-                    sendoffset, recvbuf, recvoffset, uniformCounts(recvcount), true, datatype, op);
+                return irregularCollectives().reduceScatter(Form.STARTED, call, sendbuf, sendoffset, recvbuf,
+                    recvoffset, block ? uniformCounts(recvcount) : recvcounts, block, datatype, op);
             }
             if (datatype != null && datatype.kind == Datatype.Kind.OBJECT) {
-                return startObjects((n, tag) -> n.reduceScatter("Ireduce_scatter_block", sendbuf, sendoffset, recvbuf,
-                    recvoffset, uniformCounts(recvcount), datatype, op));
+                int[] counts = block ? uniformCounts(recvcount) : recvcounts;
+                return startObjects((n, tag) -> n.reduceScatter(call, sendbuf, sendoffset, recvbuf, recvoffset, counts,
+                    datatype, op));
             }
-            org.hympj.api.Op o = CollectiveRequests.op("Ireduce_scatter_block", op, datatype);
-            CollectiveRequests.Side s = CollectiveRequests.Side.of("Ireduce_scatter_block", sendbuf, datatype, true);
-            CollectiveRequests.Side r = CollectiveRequests.Side.of("Ireduce_scatter_block", recvbuf, datatype, true);
-            return CollectiveRequests.started(core.ireduceScatterBlock(s.core, sendoffset, r.core, recvoffset,
-                recvcount, datatype.core, o), r);
+            org.hympj.api.Op o = CollectiveRequests.op(call, op, datatype);
+            CollectiveRequests.Side s = CollectiveRequests.Side.of(call, sendbuf, datatype, true);
+            CollectiveRequests.Side r = CollectiveRequests.Side.of(call, recvbuf, datatype, true);
+            return CollectiveRequests.started(block
+                ? core.ireduceScatterBlock(s.core, sendoffset, r.core, recvoffset, recvcount, datatype.core, o)
+                : core.ireduceScatter(s.core, sendoffset, r.core, recvoffset, recvcounts, datatype.core, o), r);
         } catch (RuntimeException e) {
-            throw MPIException.of("Ireduce_scatter_block", e);
+            throw MPIException.of(call, e);
         }
     }
 

@@ -169,10 +169,7 @@ final class ObjectNbc {
             ObjectCollectives.recvObjects(call, recvbuf, recvoffset, n, 1, type);
         }
         if (rank == root) {
-            Object[] blocks = new Object[n * size];
-            for (int i = 0; i < size; i++) {
-                p.in[i] = ObjectItems.of(call, blocks, i * n, count, type);
-            }
+            Object[] blocks = gathered(p, n, count, type);
             Object[] out = (Object[]) recvbuf;
             p.combine = () -> {
                 ObjectCollectives.prefixes(blocks, n, count, type, op);
@@ -206,10 +203,7 @@ final class ObjectNbc {
         Plan p = new Plan(call, size);
         p.out[0] = mine;
         if (rank == 0) {
-            Object[] blocks = new Object[n * size];
-            for (int i = 0; i < size; i++) {
-                p.in[i] = ObjectItems.of(call, blocks, i * n, count, type);
-            }
+            Object[] blocks = gathered(p, n, count, type);
             Object[] out = (Object[]) recvbuf;
             p.combine = () -> {
                 ObjectCollectives.prefixes(blocks, n, count, type, op);
@@ -244,10 +238,7 @@ final class ObjectNbc {
         Plan p = new Plan(call, size);
         p.out[0] = mine;
         if (rank == 0) {
-            Object[] blocks = new Object[n * size];
-            for (int i = 0; i < size; i++) {
-                p.in[i] = ObjectItems.of(call, blocks, i * n, total, type);
-            }
+            Object[] blocks = gathered(p, n, total, type);
             int last = (size - 1) * n; // where the full reduction lands
             Object[] out = (Object[]) recvbuf;
             int own = recvcounts[0] * per;
@@ -263,6 +254,18 @@ final class ObjectNbc {
             p.in[0] = result;
         }
         return p;
+    }
+
+    /**
+     * At a reduction's root: where every rank's {@code count} items ({@code n} objects) come in,
+     * rank i's at block i of the array returned, in rank order for the combining.
+     */
+    private Object[] gathered(Plan p, int n, int count, Datatype type) {
+        Object[] blocks = new Object[n * size];
+        for (int i = 0; i < size; i++) {
+            p.in[i] = ObjectItems.of(p.call, blocks, i * n, count, type);
+        }
+        return blocks;
     }
 
     /** A reduction of objects takes a user op (objects have no arithmetic). */

@@ -455,19 +455,7 @@ final class Collectives {
      */
     void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
                        Datatype type, Op op) {
-        if (recvCounts == null || recvCounts.length < size) { // entries past the group's size are not read (MPI)
-            throw new IllegalArgumentException("reduceScatter: recvCounts must have " + size + " entries (one per rank)"
-                + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
-        }
-        long total = 0;
-        for (int i = 0; i < size; i++) {
-            if (recvCounts[i] < 0) {
-                throw new IllegalArgumentException("reduceScatter: recvCounts[" + i + "] must be >= 0, was "
-                    + recvCounts[i]);
-            }
-            total += recvCounts[i];
-        }
-        int items = Math.toIntExact(total);
+        int items = reduceScatterItems("reduceScatter", recvCounts, size);
         boolean inPlace = sendBuf == Comm.IN_PLACE;
         checkReduction("reduceScatter", inPlace ? recvBuf : sendBuf, inPlace ? recvOffset : sendOffset, recvBuf,
             recvOffset, inPlace ? items : recvCounts[rank], type, op, true);
@@ -488,6 +476,25 @@ final class Collectives {
             at += counts[i];
         }
         comm.vcoll.scatterv(full, 0, counts, displs, t, recvBuf, recvOffset, counts[rank], t, 0, TAG_REDUCE_SCATTER);
+    }
+
+    /**
+     * The items a reduce-scatter ({@code name}) reduces: the sum of the first {@code size} counts
+     * (MPI reads no more), each checked >= 0.
+     */
+    static int reduceScatterItems(String name, int[] recvCounts, int size) {
+        if (recvCounts == null || recvCounts.length < size) { // entries past the group's size are not read (MPI)
+            throw new IllegalArgumentException(name + ": recvCounts must have " + size + " entries (one per rank)"
+                + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
+        }
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            if (recvCounts[i] < 0) {
+                throw new IllegalArgumentException(name + ": recvCounts[" + i + "] must be >= 0, was " + recvCounts[i]);
+            }
+            total += recvCounts[i];
+        }
+        return Math.toIntExact(total);
     }
 
     /** Element offset of block {@code i} of {@code count} items each. */

@@ -240,16 +240,9 @@ final class NbcCollectives {
     NbcRequest reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts,
                              Datatype type, Op op, String name) {
         int tag = tags(1);
-        if (recvCounts == null || recvCounts.length < size) { // entries past the group's size are not read (MPI)
-            throw new IllegalArgumentException(name + ": recvCounts must have " + size + " entries (one per rank)"
-                + (recvCounts == null ? ", was null" : ", had " + recvCounts.length));
-        }
-        for (int i = 0; i < size; i++) {
-            if (recvCounts[i] < 0) {
-                throw new IllegalArgumentException(name + ": recvCounts[" + i + "] must be >= 0, was " + recvCounts[i]);
-            }
-        }
-        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts.clone(), type, op, name);
+        int items = Collectives.reduceScatterItems(name, recvCounts, size);
+        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, recvCounts.clone(), items, type, op,
+            name);
     }
 
     /** {@link #reduceScatter} with {@code recvCount} items for every rank. */
@@ -261,16 +254,13 @@ final class NbcCollectives {
         }
         int[] counts = new int[size];
         java.util.Arrays.fill(counts, recvCount);
-        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op, name);
+        return reduceScatterSteps(tag, sendBuf, sendOffset, recvBuf, recvOffset, counts,
+            Math.multiplyExact(recvCount, size), type, op, name);
     }
 
+    /** Reduce-scatter of {@code items} items, {@code counts[i]} of them to rank i (counts checked). */
     private NbcRequest reduceScatterSteps(int tag, Object sendBuf, int sendOffset, Object recvBuf, int recvOffset,
-                                          int[] counts, Datatype type, Op op, String name) {
-        long total = 0;
-        for (int c : counts) {
-            total += c;
-        }
-        int items = Math.toIntExact(total);
+                                          int[] counts, int items, Datatype type, Op op, String name) {
         boolean inPlace = sendBuf == Comm.IN_PLACE;
         Object in = inPlace ? recvBuf : sendBuf;
         int inOffset = inPlace ? recvOffset : sendOffset;
