@@ -50,7 +50,8 @@ public final class Compare {
         "  --doc FILE            Markdown file to update (default $HYMPJ_HOME/docs/PERFORMANCE.md)",
         "  --no-doc              print the table only",
         "  --results DIR         where the raw CSV goes (default $HYMPJ_HOME/perf/results)",
-        "  --section NAME        marker name of the section and CSV file (default: TEST)",
+        "  --section NAME        marker name of the section and CSV file (default: TEST; a CSV of the\n"
+            + "                        same day and name is kept, this one numbered -2, -3 …)",
         "  --give-up X           stop after a round in which a HyMPJ figure is more than X times worse",
         "                        than Open MPI's (for every buffer kind); the table says so",
         BenchOptions.OPTIONS_HELP,
@@ -211,7 +212,7 @@ public final class Compare {
         Duration timeout = bench.timeout != null ? bench.timeout : def.defaultTimeout();
         ZonedDateTime start = ZonedDateTime.now(ZoneOffset.UTC);
         String loadStart = loadAverage();
-        Path csv = resultsDir.resolve(start.format(DateTimeFormatter.ISO_LOCAL_DATE) + "-" + section + ".csv");
+        Path csv = freshCsv(resultsDir, start.format(DateTimeFormatter.ISO_LOCAL_DATE) + "-" + section);
         Files.createDirectories(resultsDir);
         Thread hook = new Thread(this::killAnchor, "hympj-compare-stop");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -419,6 +420,18 @@ public final class Compare {
             c.append(line).append('\n');
         }
         Files.writeString(conditionsFile(csv), c.toString(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The raw rows' file of this compare: {@code <base>.csv}, or {@code <base>-2.csv}, {@code -3} … when an
+     * earlier compare of the day used the same section name, so its rows (which its table cites) stay.
+     */
+    static Path freshCsv(Path dir, String base) {
+        Path csv = dir.resolve(base + ".csv");
+        for (int n = 2; Files.exists(csv); n++) {
+            csv = dir.resolve(base + "-" + n + ".csv");
+        }
+        return csv;
     }
 
     static Path conditionsFile(Path csv) {

@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The driver's pure parts: section replacement, medians, targets, the "met?" cell. No benchmark runs. */
 class CompareTest {
@@ -33,6 +37,16 @@ class CompareTest {
     void unbalancedMarkersAreRefused() {
         assertThrows(IllegalStateException.class,
             () -> Compare.replaceSection("<!-- compare:bw -->\nno end\n", "bw", "x"));
+    }
+
+    @Test
+    void anEarlierCompareOfTheSameSectionKeepsItsRows(@TempDir Path dir) throws IOException {
+        assertEquals(dir.resolve("2026-11-27-halo.csv"), Compare.freshCsv(dir, "2026-11-27-halo"));
+        Files.writeString(dir.resolve("2026-11-27-halo.csv"), "rows of the first");
+        assertEquals(dir.resolve("2026-11-27-halo-2.csv"), Compare.freshCsv(dir, "2026-11-27-halo"));
+        Files.writeString(dir.resolve("2026-11-27-halo-2.csv"), "rows of the second");
+        assertEquals(dir.resolve("2026-11-27-halo-3.csv"), Compare.freshCsv(dir, "2026-11-27-halo"));
+        assertEquals("rows of the first", Files.readString(dir.resolve("2026-11-27-halo.csv")));
     }
 
     @Test
