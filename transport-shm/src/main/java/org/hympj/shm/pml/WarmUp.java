@@ -6,6 +6,7 @@ import org.hympj.api.PersistentRequest;
 import org.hympj.api.Primitive;
 import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
+import org.hympj.shm.fabric.ShmFabric;
 import org.hympj.shm.job.JobConfig;
 
 /**
@@ -157,22 +158,25 @@ public final class WarmUp {
     /**
      * The paths of large packets between hosts, once the engine has opened them to the ranks' bulk
      * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
-     * keep to the network transport's frames and compile its paths): with the ring neighbours, a
-     * 2 KiB sendrecv, a 64 KiB blocking pair and a window of {@value #WINDOW} 64 KiB messages each
-     * way, in rounds of {@value #SOCKET_ROUND}, until every JVM's compilation time has stood still
-     * for {@link #QUIET_ROUNDS} rounds or {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after
-     * each round). Without it a program's first 64 KB ping-pong between hosts took 27–44 µs
-     * instead of 16–18. Every rank of a job on several hosts calls it (a rank whose neighbours
-     * share its host exchanges the same messages over shared memory).
+     * keep to the network transport's frames and compile its paths): every rank with a partner
+     * on another host ({@link #acrossShift}), a 2 KiB and a 64 KiB sendrecv and a window of
+     * {@value #WINDOW} 64 KiB messages each way, in rounds of {@value #SOCKET_ROUND}, until every
+     * JVM's compilation time has stood still for {@link #QUIET_ROUNDS} rounds or
+     * {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after each round). Without it a
+     * program's first 64 KB ping-pong between hosts took 27–44 µs instead of 16–18. The partner is
+     * not the ring neighbour: with 4 ranks per host only the two ranks at each host's edge had one
+     * on another host, and the others compiled the sockets' paths in the program's first
+     * iterations (halo3d N = 64 on 2 hosts × 4 ranks: 600–800 µs in a launch's first 200
+     * iterations, 270–320 in its next — session 17). Every rank of a job on several hosts calls it.
      *
      * @return the rounds run
      */
     public static int socketPaths(ShmComm world) {
         int me = world.rank();
         int n = world.size();
-        int right = (me + 1) % n;
-        int left = (me - 1 + n) % n;
-        boolean sendsFirst = me % 2 == 0;
+        int shift = acrossShift(world);
+        int to = (me + shift) % n;
+        int from = (me - shift + n) % n;
         byte[] face = new byte[2048];
         byte[] faceBack = new byte[2048];
         byte[][] out = new byte[WINDOW][BULK];
@@ -181,12 +185,12 @@ public final class WarmUp {
         QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
         while (true) {
             for (int i = 0; i < SOCKET_ROUND; i++) {
-                world.sendrecv(face, 0, face.length, Datatype.BYTE, right, TAG, faceBack, 0, face.length,
-                    Datatype.BYTE, left, TAG);
-                blockingPair(world, sendsFirst, out[0], in[0], BULK, right, left);
+                world.sendrecv(face, 0, face.length, Datatype.BYTE, to, TAG, faceBack, 0, face.length,
+                    Datatype.BYTE, from, TAG);
+                world.sendrecv(out[0], 0, BULK, Datatype.BYTE, to, TAG, in[0], 0, BULK, Datatype.BYTE, from, TAG);
                 for (int k = 0; k < WINDOW; k++) {
-                    window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, left, TAG);
-                    window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, right, TAG);
+                    window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, from, TAG);
+                    window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, to, TAG);
                 }
                 Request.waitAll(window);
             }
@@ -194,6 +198,26 @@ public final class WarmUp {
                 return rounds.rounds();
             }
         }
+    }
+
+    /**
+     * The shift every rank sends by in {@link #socketPaths}: the fewest ranks any host has (an
+     * allreduce, so that all agree and every send has its receive). With hosts of equal size in
+     * blocks of consecutive ranks, as {@code --hostfile} and {@code --local-hosts} place them,
+     * rank r's partner r + shift is on the next host; where a placement differs, some pairs
+     * share a host and warm shared memory instead.
+     */
+    static int acrossShift(ShmComm world) {
+        ShmFabric fabric = world.engine.fabric();
+        long[] mine = {0};
+        for (int p = 0; p < world.size(); p++) {
+            if (fabric.local(p)) {
+                mine[0]++;
+            }
+        }
+        long[] fewest = new long[1];
+        world.allreduce(mine, 0, fewest, 0, 1, Datatype.LONG, Op.MIN);
+        return (int) (fewest[0] % world.size());
     }
 
     /**
