@@ -133,7 +133,7 @@ public final class ShmMpj extends Mpj {
     }
 
     /** The longest a rank's JIT warm-up may take (the launcher's --warm-up). */
-    private static final long WARM_UP_BUDGET_NS = 2_000_000_000L;
+    private static final long WARM_UP_BUDGET_NS = Long.getLong("hympj.warmup.budgetMs", 2_000L) * 1_000_000L;
 
     /**
      * Whether this rank warms its paths up before the program starts ({@link org.hympj.shm.pml.WarmUp}):

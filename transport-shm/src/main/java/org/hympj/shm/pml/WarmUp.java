@@ -154,13 +154,24 @@ public final class WarmUp {
     private static final int SOCKET_ROUND = 50;
     private static final long SOCKET_BUDGET_NS = 1_000_000_000L;
     private static final int WINDOW = 8;
+    /**
+     * A window deeper than the socket's buffer holds (64 x 64 KiB, a window bandwidth test's),
+     * every {@value #DEEP_EVERY}th iteration: its sends find the connection's staging buffer busy
+     * and wait in the outbound queue, a branch the window of 8 never took — C2 had compiled it as
+     * never taken and threw the code away at a program's first deep window (unstable_if
+     * deoptimizations in JFR's jdk.Deoptimization events, the 64 KiB window's first batch
+     * between hosts 2.0–2.6 GB/s against 3.5–5.8 after, session 17).
+     */
+    private static final int DEEP_WINDOW = 64;
+    private static final int DEEP_EVERY = 10;
 
     /**
      * The paths of large packets between hosts, once the engine has opened them to the ranks' bulk
      * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
      * keep to the network transport's frames and compile its paths): every rank with a partner
      * on another host ({@link #acrossShift}), a 2 KiB and a 64 KiB sendrecv and a window of
-     * {@value #WINDOW} 64 KiB messages each way, in rounds of {@value #SOCKET_ROUND}, until every
+     * {@value #WINDOW} 64 KiB messages each way (now and then {@value #DEEP_WINDOW}: {@link #DEEP_WINDOW}),
+     * in rounds of {@value #SOCKET_ROUND}, until every
      * JVM's compilation time has stood still for {@link #QUIET_ROUNDS} rounds or
      * {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after each round). Without it a
      * program's first 64 KB ping-pong between hosts took 27–44 µs instead of 16–18. The partner is
@@ -182,6 +193,7 @@ public final class WarmUp {
         byte[][] out = new byte[WINDOW][BULK];
         byte[][] in = new byte[WINDOW][BULK];
         Request[] window = new Request[2 * WINDOW];
+        Request[] deep = new Request[2 * DEEP_WINDOW];
         QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
         while (true) {
             for (int i = 0; i < SOCKET_ROUND; i++) {
@@ -193,6 +205,13 @@ public final class WarmUp {
                     window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, to, TAG);
                 }
                 Request.waitAll(window);
+                if (i % DEEP_EVERY == 0) {
+                    for (int k = 0; k < DEEP_WINDOW; k++) {
+                        deep[k] = world.irecv(in[k % WINDOW], 0, BULK, Datatype.BYTE, from, TAG);
+                        deep[DEEP_WINDOW + k] = world.isend(out[0], 0, BULK, Datatype.BYTE, to, TAG);
+                    }
+                    Request.waitAll(deep);
+                }
             }
             if (rounds.ended(world)) {
                 return rounds.rounds();
