@@ -137,7 +137,8 @@ public final class HostAgent {
         List<String> flags = Launcher.jvmFlags();
         try (JobControl control = job.openControl()) {
             for (int i = 0; i < procs.length; i++) {
-                procs[i] = Launcher.startRank(spec, job.path(), first + i, i, flags, taskset, cpus, workDir);
+                int cpuSlot = spec.bindByJobRank ? first + i : i;
+                procs[i] = Launcher.startRank(spec, job.path(), first + i, cpuSlot, flags, taskset, cpus, workDir);
                 pump(first + i, procs[i].getInputStream(), AgentWire.OUT);
                 pump(first + i, procs[i].getErrorStream(), AgentWire.ERR);
             }

@@ -43,6 +43,11 @@ public final class LaunchSpec {
     String jit = "auto";
     String warmUp = "on";
     String bindTo = "none";
+    /**
+     * A host agent's ranks bind to CPU (job rank mod CPUs) rather than (rank on the host mod CPUs):
+     * true for --local-hosts, whose groups share one machine (else every group's first rank took CPU 0).
+     */
+    boolean bindByJobRank;
     String coll = "";
     String route = "auto";
     String routeTable = "";
@@ -472,6 +477,8 @@ public final class LaunchSpec {
         p.setProperty("classpath", classpath);
         p.setProperty("jit", jit);
         p.setProperty("bind", bindTo);
+        // --local-hosts: every group's agent shares this machine's CPUs, so ranks bind by their job rank
+        p.setProperty("bindByJobRank", Boolean.toString(hostfile == null && localHosts > 1));
         p.setProperty("output", output.name());
         p.setProperty("warmup", warmUp);
         list(p, "arg", args);
@@ -508,6 +515,7 @@ public final class LaunchSpec {
             .classpath(p.getProperty("classpath")).jit(p.getProperty("jit")).bindTo(p.getProperty("bind"))
             .output(Output.valueOf(p.getProperty("output"))).args(list(p, "arg"))
             .warmUp(p.getProperty("warmup", "on"));
+        s.bindByJobRank = Boolean.parseBoolean(p.getProperty("bindByJobRank", "false"));
         s.jvmArgs = list(p, "jvm");
         List<String> names = list(p, "env");
         List<String> values = list(p, "val");
