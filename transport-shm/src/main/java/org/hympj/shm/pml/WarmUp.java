@@ -169,7 +169,7 @@ public final class WarmUp {
      * The paths of large packets between hosts, once the engine has opened them to the ranks' bulk
      * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
      * keep to the network transport's frames and compile its paths): every rank with a partner
-     * on another host ({@link #acrossShift}), a 2 KiB and a 64 KiB sendrecv and a window of
+     * on another host ({@link #acrossShift}), an 8-byte, a 2 KiB and a 64 KiB sendrecv and a window of
      * {@value #WINDOW} 64 KiB messages each way (now and then {@value #DEEP_WINDOW}: {@link #DEEP_WINDOW}),
      * in rounds of {@value #SOCKET_ROUND}, until every
      * JVM's compilation time has stood still for {@link #QUIET_ROUNDS} rounds or
@@ -197,6 +197,8 @@ public final class WarmUp {
         QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
         while (true) {
             for (int i = 0; i < SOCKET_ROUND; i++) {
+                // packets below 1 KiB stay on Aeron's frames: the 8-byte path between hosts, for every rank
+                world.sendrecv(face, 0, 8, Datatype.BYTE, to, TAG, faceBack, 0, 8, Datatype.BYTE, from, TAG);
                 world.sendrecv(face, 0, face.length, Datatype.BYTE, to, TAG, faceBack, 0, face.length,
                     Datatype.BYTE, from, TAG);
                 world.sendrecv(out[0], 0, BULK, Datatype.BYTE, to, TAG, in[0], 0, BULK, Datatype.BYTE, from, TAG);
