@@ -169,9 +169,9 @@ public final class WarmUp {
      * The paths of large packets between hosts, once the engine has opened them to the ranks' bulk
      * sockets ({@link Engine#openNetPackets}, after {@link #run}, so that the warm-up's messages
      * keep to the network transport's frames and compile its paths): every rank with a partner
-     * on another host ({@link #acrossShift}), an 8-byte, a 2 KiB and a 64 KiB sendrecv and a window of
-     * {@value #WINDOW} 64 KiB messages each way (now and then {@value #DEEP_WINDOW}: {@link #DEEP_WINDOW}),
-     * in rounds of {@value #SOCKET_ROUND}, until every
+     * on another host ({@link #acrossShift}), an 8-byte, a 2 KiB and a 64 KiB sendrecv and a
+     * window of {@value #WINDOW} 64 KiB messages each way (now and then one of
+     * {@value #DEEP_WINDOW}, {@link #DEEP_WINDOW}), in rounds of {@value #SOCKET_ROUND}, until every
      * JVM's compilation time has stood still for {@link #QUIET_ROUNDS} rounds or
      * {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after each round). Without it a
      * program's first 64 KB ping-pong between hosts took 27–44 µs instead of 16–18. The partner is
@@ -208,6 +208,8 @@ public final class WarmUp {
                 }
                 Request.waitAll(window);
                 if (i % DEEP_EVERY == 0) {
+                    // one send buffer for all, as a window test's; the receives share the window's eight
+                    // buffers (their bytes are not looked at: only the paths matter here)
                     for (int k = 0; k < DEEP_WINDOW; k++) {
                         deep[k] = world.irecv(in[k % WINDOW], 0, BULK, Datatype.BYTE, from, TAG);
                         deep[DEEP_WINDOW + k] = world.isend(out[0], 0, BULK, Datatype.BYTE, to, TAG);
