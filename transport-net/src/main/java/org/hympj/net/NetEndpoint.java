@@ -67,6 +67,17 @@ public final class NetEndpoint implements AutoCloseable {
     /** Remote peers: one driver step per round of reads over their rings. */
     private final int remotePeers;
     private int reads;
+    /**
+     * After the driver found no work for this long, its steps from the rank's reads are spaced
+     * {@link #QUIET_GAP_NS} apart: each step polls the host's UDP socket (a {@code recvfrom}),
+     * which a host busy with socket traffic or computing paid in every pass for nothing.
+     */
+    private static final long QUIET_AFTER_NS = Long.getLong("hympj.net.driverQuietAfterNs", 50_000L);
+    private static final long QUIET_GAP_NS = Long.getLong("hympj.net.driverQuietGapNs", 5_000L);
+    private long lastWorkNs;
+    private long lastStepNs;
+    /** This rank committed a frame since the driver's last step: the next read steps it, quiet or not. */
+    private boolean published;
 
     /**
      * Connects to the host's media driver and opens this rank's subscription and publications.
@@ -122,7 +133,7 @@ public final class NetEndpoint implements AutoCloseable {
                     settings.publicationChannel(endpoints[p], NetSettings.address(mine)), NetSettings.STREAM_BASE + p);
                 byte[] hello = new byte[Hello.length(version)];
                 Hello.write(new UnsafeBuffer(hello), 0, key, rank, p, pub.sessionId(), version);
-                out[p] = new NetOutboundRing(pub, p, hello);
+                out[p] = new NetOutboundRing(pub, p, hello, this);
                 in[p] = new NetInboundRing(this, p);
                 remote++;
             }
@@ -140,8 +151,21 @@ public final class NetEndpoint implements AutoCloseable {
     void readDuty() {
         if (driver != null && ++reads >= remotePeers) {
             reads = 0;
-            driver.duty();
+            long now = System.nanoTime();
+            if (!published && now - lastWorkNs > QUIET_AFTER_NS && now - lastStepNs < QUIET_GAP_NS) {
+                return;
+            }
+            published = false;
+            lastStepNs = now;
+            if (driver.duty() > 0) {
+                lastWorkNs = now;
+            }
         }
+    }
+
+    /** A frame of this rank's went into a publication's term: the driver's next step should send it. */
+    void published() {
+        published = true;
     }
 
     private static Thread daemon(Runnable r) {

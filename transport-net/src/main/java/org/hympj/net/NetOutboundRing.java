@@ -27,6 +27,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  */
 public final class NetOutboundRing implements RingBuffer {
     private final ExclusivePublication publication;
+    private final NetEndpoint owner;
     private final BufferClaim claim = new BufferClaim();
     private final AtomicBuffer claimed;
     private final int peer;
@@ -39,7 +40,8 @@ public final class NetOutboundRing implements RingBuffer {
     private int linkType;
     private int linkLength;
 
-    NetOutboundRing(ExclusivePublication publication, int peer, byte[] hello) {
+    NetOutboundRing(ExclusivePublication publication, int peer, byte[] hello, NetEndpoint owner) {
+        this.owner = owner;
         this.publication = publication;
         this.peer = peer;
         this.hello = hello;
@@ -119,6 +121,7 @@ public final class NetOutboundRing implements RingBuffer {
             return;
         }
         claim.commit();
+        owner.published();
     }
 
     @Override
