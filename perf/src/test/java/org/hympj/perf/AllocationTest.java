@@ -3,6 +3,8 @@ package org.hympj.perf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import java.util.TreeMap;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
 import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,6 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * analysis, so an object C2 would never allocate (a clone from {@code Enum.values()}, an
  * iterator) is allocated under it at every call; and with the 2 ranks on 2 local hosts (the
  * network path between hosts: Aeron for 8 B, the ranks' sockets for 4 KB).
+ *
+ * <p>Every rank runs with a JFR recording of allocation samples only ({@link AllocationSources}):
+ * a failure names the code that allocated in the rank program's calls.
  */
 class AllocationTest {
     static final int WARMUP = 15_000;
@@ -42,10 +48,12 @@ class AllocationTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"auto", "c1", "two-hosts"})
-    void eagerHotPathsAllocateNothing(String variant) throws Exception {
+    void eagerHotPathsAllocateNothing(String variant, @TempDir Path recordings) throws Exception {
+        Path jfc = Files.writeString(recordings.resolve("alloc.jfc"), AllocationSources.JFC);
         LaunchSpec spec = LaunchSpec.of(2, AllocRank.class, Integer.toString(WARMUP), Integer.toString(ITERATIONS))
             .jit("c1".equals(variant) ? "c1" : "auto")
             .localHosts("two-hosts".equals(variant) ? 2 : 1)
+            .jvmArg(AllocationSources.jvmArg(recordings, jfc)) // where it allocated, should it fail
             .timeout(Duration.ofSeconds(90))
             .output(LaunchSpec.Output.CAPTURE);
         JobResult r = Launcher.run(spec);
@@ -86,6 +94,8 @@ class AllocationTest {
             System.out.println("[alloc] " + over.size() + " window(s) above 1 byte/iteration (sporadic, not per message)");
         }
         assertTrue(failures.isEmpty(), () -> "hot path allocates in every window:\n" + String.join("\n", failures)
-            + "\nall windows above the bound:\n" + String.join("\n", over));
+            + "\nall windows above the bound:\n" + String.join("\n", over)
+            + "\nwhere each rank's thread allocated in the rank program's calls (JFR samples; start-up left out):\n"
+            + AllocationSources.summary(recordings));
     }
 }
