@@ -51,6 +51,22 @@ public class SmallCopy {
         }
     }
 
+    /** As {@code Packer.copySmall}: four 8-byte loads, then four stores (C1 does not unroll). */
+    @Benchmark
+    public void moves4() {
+        long i = 0;
+        for (; i + 32 <= bytes; i += 32) {
+            long a = org.agrona.UnsafeApi.getLong(src, BASE + i);
+            long b = org.agrona.UnsafeApi.getLong(src, BASE + i + 8);
+            long c = org.agrona.UnsafeApi.getLong(src, BASE + i + 16);
+            long d = org.agrona.UnsafeApi.getLong(src, BASE + i + 24);
+            org.agrona.UnsafeApi.putLong(null, dst + i, a);
+            org.agrona.UnsafeApi.putLong(null, dst + i + 8, b);
+            org.agrona.UnsafeApi.putLong(null, dst + i + 16, c);
+            org.agrona.UnsafeApi.putLong(null, dst + i + 24, d);
+        }
+    }
+
     @Benchmark
     public void copyMemory() {
         org.agrona.UnsafeApi.copyMemory(src, BASE, null, dst, bytes);

@@ -49,11 +49,12 @@ public final class Packer {
 
     /**
      * Below this many bytes a copy is a loop of primitive moves, not {@code Unsafe.copyMemory}.
-     * On C1 copyMemory is a call into the VM of about 50 ns whatever its length (C2: 4–6 ns up to
-     * 128 B), so the moves win up to ~400 B there (JMH {@code SmallCopy}, heap to shared memory:
-     * C1 moves 20 / 37 / 63 ns at 128 / 256 / 512 B against copyMemory's 53 / 49 / 53 ns).
+     * On C1 copyMemory is a call into the VM of 35–50 ns whatever its length (C2: 4–6 ns up to
+     * 128 B) — its argument checks ask {@code Class.isArray}, which C1 does not inline — so the
+     * moves (four per iteration) win up to ~768 B there (JMH {@code SmallCopy}, heap to off-heap,
+     * C1: moves 12 / 23 / 47 ns at 256 / 512 / 1024 B against copyMemory's 35 / 36 / 39 ns).
      */
-    static final long SMALL_COPY = Boolean.getBoolean(C1_PROPERTY) ? 384 : 128;
+    static final long SMALL_COPY = Boolean.getBoolean(C1_PROPERTY) ? 768 : 128;
 
     /**
      * Plain copy; small sizes by primitive moves the JIT inlines ({@code Unsafe.copyMemory}
@@ -70,9 +71,24 @@ public final class Packer {
         }
     }
 
-    /** {@code len} (1..127) bytes by 8-, then 4-, then 1-byte moves, front to back. */
-    private static void copySmall(Object srcBase, long src, Object dstBase, long dst, long len) {
+    /**
+     * {@code len} bytes (below {@link #SMALL_COPY}) by 8-byte moves four at a time, then 8-, 4- and
+     * 1-byte moves, front to back. Unrolled by hand because C1, which 8 ranks on 2 cores run,
+     * does not unroll: the four loads before the four stores copy a 512-byte block of a halo's
+     * j-face in 23 ns under C1, one move per iteration in 36, copyMemory in 35 (JMH {@code SmallCopy}).
+     */
+    static void copySmall(Object srcBase, long src, Object dstBase, long dst, long len) {
         long i = 0;
+        for (; i + 32 <= len; i += 32) {
+            long a = UnsafeApi.getLong(srcBase, src + i);
+            long b = UnsafeApi.getLong(srcBase, src + i + 8);
+            long c = UnsafeApi.getLong(srcBase, src + i + 16);
+            long d = UnsafeApi.getLong(srcBase, src + i + 24);
+            UnsafeApi.putLong(dstBase, dst + i, a);
+            UnsafeApi.putLong(dstBase, dst + i + 8, b);
+            UnsafeApi.putLong(dstBase, dst + i + 16, c);
+            UnsafeApi.putLong(dstBase, dst + i + 24, d);
+        }
         for (; i + 8 <= len; i += 8) {
             UnsafeApi.putLong(dstBase, dst + i, UnsafeApi.getLong(srcBase, src + i));
         }
@@ -180,6 +196,8 @@ public final class Packer {
     private static void copyBlocks(Object typedBase, long typed, long strideBytes, Object flatBase, long flat,
                                    long blockBytes, long k, boolean packing) {
         if (blockBytes == 8) {
+            // one element per iteration: unrolled by four (loads first or interleaved) it was
+            // slower under C1 (JMH FacePack, N = 64 k-face: 4.1-4.5 against 3.8 us)
             if (packing) {
                 for (long i = 0; i < k; i++, typed += strideBytes, flat += 8) {
                     UnsafeApi.putLong(flatBase, flat, UnsafeApi.getLong(typedBase, typed));

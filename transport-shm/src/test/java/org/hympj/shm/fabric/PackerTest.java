@@ -52,6 +52,40 @@ class PackerTest {
     }
 
     /**
+     * {@link Packer#copy} and its primitive moves ({@code copySmall}, four at a time, then the
+     * tails: below the small-copy limit, which is 768 B under C1) at every length up to 1 KiB and
+     * every misalignment of source and destination: exactly those bytes move, nothing beside them.
+     */
+    @Test
+    void copyOfEveryLengthMovesExactlyItsBytes() {
+        Random rnd = new Random(13);
+        byte[] src = new byte[1100];
+        rnd.nextBytes(src);
+        byte[] dst = new byte[1100];
+        for (int len = 0; len <= 1024; len++) {
+            for (int shift = 0; shift < 8; shift++) {
+                int from = (len + shift) % 8;
+                int to = shift;
+                for (boolean moves : new boolean[] {false, true}) {
+                    java.util.Arrays.fill(dst, (byte) 0x5A);
+                    if (moves) {
+                        Packer.copySmall(src, BYTE_BASE + from, dst, BYTE_BASE + to, len);
+                    } else {
+                        Packer.copy(src, BYTE_BASE + from, dst, BYTE_BASE + to, len);
+                    }
+                    for (int i = 0; i < dst.length; i++) {
+                        byte want = i >= to && i < to + len ? src[from + i - to] : (byte) 0x5A;
+                        if (dst[i] != want) {
+                            assertEquals(want, dst[i], (moves ? "moves" : "copy") + " of " + len + " bytes from "
+                                + from + " to " + to + ": byte " + i);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Packs count items of l at element offset {@code at} of an array in random pieces (sometimes
      * 65,528-byte fragment-like pieces) and compares with the reference; then unpacks the
      * reference image in other random pieces into a sentinel-filled array and compares.
