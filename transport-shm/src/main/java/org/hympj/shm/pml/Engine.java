@@ -41,6 +41,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
     private final int rank;
     private final int size;
     private final int eagerLimit;
+    private final int inlineLimit;
     private final Idler idler;
     /** The timing model's view, or null (native, or fabrics forced without a model). */
     private final FabricTiming timing;
@@ -68,6 +69,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.rank = fabric.rank();
         this.size = fabric.size();
         this.eagerLimit = config.eagerLimit;
+        this.inlineLimit = config.inlineLimit;
         this.hierarchicalAllreduce = CollectiveChoice.hierarchicalAllreduce(config);
         this.timing = timing;
         this.jobFabric = jobFabric;
@@ -125,6 +127,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
 
     int eagerLimit() {
         return eagerLimit;
+    }
+
+    /** Messages up to this many bytes to a rank of this host go inside their ring record. */
+    int inlineLimit() {
+        return inlineLimit;
     }
 
     /** True when small allreduces of the world communicator of a job on several hosts go host by host. */

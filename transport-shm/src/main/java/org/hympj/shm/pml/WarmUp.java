@@ -1,5 +1,7 @@
 package org.hympj.shm.pml;
 
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.Datatype;
 import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
@@ -73,6 +75,9 @@ public final class WarmUp {
         byte[] back = new byte[8];
         byte[] large = new byte[LARGE];
         byte[] largeBack = new byte[LARGE];
+        int inline = Math.max(0, world.engine.inlineLimit()) & ~7; // ringEnd's packets: 8-byte multiples
+        byte[] ringOut = new byte[inline];
+        byte[] ringIn = new byte[inline];
         PersistentRequest[] set = {
             world.recvInit(ghosts, 0, N * N, Datatype.DOUBLE, left, TAG),
             world.recvInit(ghosts, N * N, N * N, Datatype.DOUBLE, left, TAG),
@@ -136,6 +141,7 @@ public final class WarmUp {
                         }
                     }
                 }
+                ringEnd(world, right, left, ringOut, ringIn);
                 if (rounds.ended(world)) {
                     break;
                 }
@@ -149,6 +155,66 @@ public final class WarmUp {
         }
         return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis());
     }
+
+    /** Bytes of a ring record's eager packet before its payload: Agrona's record header, then the PML's. */
+    private static final int RECORD_BEFORE_PAYLOAD = RecordDescriptor.HEADER_LENGTH + Packets.EAGER_HEADER;
+
+    /**
+     * Writes the ring to the right neighbour up to its very end, the last record ending exactly
+     * there, and takes the same from the left neighbour only after all of it has come (so every
+     * packet of it arrives before its receive is posted). Two paths a program meets and the rest
+     * of the warm-up rarely did: Agrona's claim of a record that fills the ring to its end is a
+     * branch of its own, which an 8-byte ping-pong takes at about one wrap in five (its records
+     * are all alike), and an eager packet for which no receive is posted yet. C2 had compiled both
+     * as never taken and threw the code away in a program's first batches (JFR's
+     * {@code jdk.Deoptimization}: {@code unstable_if} in {@code OneToOneRingBuffer.claimCapacity}
+     * and {@code Matching.arrived}, session 18). Packets of at most the inline limit, each one's
+     * size chosen from the ring's tail when it is sent (a blocking eager send has written its
+     * record when it returns), their first byte 1 on the last; at most a ring's worth each way.
+     * Ranks on another host, a modelled fabric (two rings per pair) or a job of one: nothing.
+     */
+    static void ringEnd(ShmComm world, int right, int left, byte[] out, byte[] in) {
+        ShmFabric fabric = world.engine.fabric();
+        boolean on = world.size() > 1 && fabric.channels() == 1 && out.length >= 8;
+        boolean sends = on && fabric.local(right);
+        boolean receives = on && fabric.local(left); // what the left neighbour decides about sending to me
+        if (sends) {
+            RingBuffer ring = fabric.ring(0, right);
+            int mask = ring.capacity() - 1;
+            int limit = out.length;
+            boolean last = false;
+            while (!last) {
+                int toEnd = ring.capacity() - (int) (ring.producerPosition() & mask);
+                int payload = toEnd - RECORD_BEFORE_PAYLOAD;
+                last = payload >= 8 && payload <= limit;
+                if (!last) {
+                    // leave room for a last record with 8 bytes of payload, or (too little room:
+                    // no record fits) wrap to the ring's start with the smallest
+                    payload = toEnd < RECORD_BEFORE_PAYLOAD + 8 ? 8
+                        : Math.min(limit, toEnd - 2 * RECORD_BEFORE_PAYLOAD - 8);
+                }
+                out[0] = (byte) (last ? 1 : 0);
+                world.send(out, 0, payload, Datatype.BYTE, right, TAG);
+            }
+        }
+        // a token behind the packets: taking it reads them first, while no receive of theirs is posted
+        if (sends && receives) {
+            world.sendrecv(out, 0, 8, Datatype.BYTE, right, RING_END_TOKEN, in, 0, 8, Datatype.BYTE, left,
+                RING_END_TOKEN);
+        } else if (sends) {
+            world.send(out, 0, 8, Datatype.BYTE, right, RING_END_TOKEN);
+        } else if (receives) {
+            world.recv(in, 0, 8, Datatype.BYTE, left, RING_END_TOKEN, null);
+        }
+        if (receives) {
+            do {
+                world.recv(in, 0, in.length, Datatype.BYTE, left, TAG, null);
+            } while (in[0] != 1);
+        }
+    }
+
+    /** The tag of {@link #ringEnd}'s token (below {@link #TAG}, whose neighbour the empty probe asks for). */
+    private static final int RING_END_TOKEN = TAG - 2;
 
     /** Iterations of {@link #socketPaths} per round; its rounds end as {@link #run}'s do, within its own budget. */
     private static final int SOCKET_ROUND = 50;
