@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -415,7 +416,7 @@ public final class Compare {
             b.append(r.line).append('\n');
         }
         Files.writeString(csv, b.toString(), StandardCharsets.UTF_8);
-        StringBuilder c = new StringBuilder("round,launch,cpu_idle_before,waited_s,quiet\n");
+        StringBuilder c = new StringBuilder("round,launch,cpu_idle_before,waited_s,quiet,core_to_core_ns\n");
         for (String line : conditions) {
             c.append(line).append('\n');
         }
@@ -440,8 +441,8 @@ public final class Compare {
     }
 
     private void condition(int round, String what, Quiet.Idle idle) {
-        conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s", round, what, idle.fraction,
-            idle.waitedSeconds, idle.quiet ? "yes" : "no"));
+        conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s,%.1f", round, what, idle.fraction,
+            idle.waitedSeconds, idle.quiet ? "yes" : "no", idle.coreToCoreNs));
     }
 
     /** One sentence on how quiet the machine was before the launches. */
@@ -463,9 +464,40 @@ public final class Compare {
             min = Math.min(min, x);
         }
         return String.format(Locale.ROOT, "CPU idle in the second before each launch: median %.0f%%, lowest %.0f%%; "
-            + "%d of %d launches started below the %.0f%% threshold after waiting up to %d s (%.0f s waited in all)",
-            100 * Rows.median(f), 100 * min, busy, f.length, 100 * bench.quiet, bench.quietWait.toSeconds(), waited);
+            + "%d of %d launches started below the %.0f%% threshold after waiting up to %d s (%.0f s waited in all); %s",
+            100 * Rows.median(f), 100 * min, busy, f.length, 100 * bench.quiet, bench.quietWait.toSeconds(), waited,
+            coreToCoreSummary(all));
     }
+
+    /**
+     * The core-to-core trips before the launches: their range, and how many launches ran with the
+     * CPUs far apart (above {@link #FAR_NS}: on the 2-vCPU machines of docs/PERFORMANCE.md, about
+     * 220 ns against 40–50, the two modes every shared-memory figure moves with).
+     */
+    static String coreToCoreSummary(List<Quiet.Idle> all) {
+        List<Double> ns = new ArrayList<>();
+        for (Quiet.Idle i : all) {
+            if (!Double.isNaN(i.coreToCoreNs)) {
+                ns.add(i.coreToCoreNs);
+            }
+        }
+        if (ns.isEmpty()) {
+            return "core-to-core trip not measured";
+        }
+        double[] v = new double[ns.size()];
+        int far = 0;
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ns.get(i);
+            far += v[i] > FAR_NS ? 1 : 0;
+        }
+        Arrays.sort(v);
+        return String.format(Locale.ROOT, "core-to-core one-way trip (two threads of the tool, just before each "
+            + "launch): %.0f–%.0f ns, median %.0f; %d of %d launches with the CPUs far apart (above %.0f ns)",
+            v[0], v[v.length - 1], Rows.median(v), far, v.length, FAR_NS);
+    }
+
+    /** A core-to-core trip above this (ns): the two CPUs do not share a cache. */
+    static final double FAR_NS = 120;
 
     /** Median over the rounds of one (system, variant, size) of this test, or NaN. */
     double median(String system, String test, String variant, long size) {

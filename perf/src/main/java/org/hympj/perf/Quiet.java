@@ -200,11 +200,14 @@ public final class Quiet implements AutoCloseable {
         public final double fraction;
         public final double waitedSeconds;
         public final boolean quiet;
+        /** {@link CoreToCore#oneWayNanos} right after the idle check (NaN if not measured). */
+        public final double coreToCoreNs;
 
-        Idle(double fraction, double waitedSeconds, boolean quiet) {
+        Idle(double fraction, double waitedSeconds, boolean quiet, double coreToCoreNs) {
             this.fraction = fraction;
             this.waitedSeconds = waitedSeconds;
             this.quiet = quiet;
+            this.coreToCoreNs = coreToCoreNs;
         }
 
         @Override
@@ -216,7 +219,8 @@ public final class Quiet implements AutoCloseable {
 
     /**
      * Samples the CPUs' idle fraction over 1 s, repeatedly, until it reaches {@code threshold}
-     * or {@code max} has passed; {@code threshold <= 0} samples once and does not wait.
+     * or {@code max} has passed ({@code threshold <= 0} samples once and does not wait); then
+     * takes the machine's core-to-core trip ({@link CoreToCore}, about 0.1 s).
      */
     public static Idle waitForIdle(double threshold, Duration max, PrintStream log) {
         long t0 = System.nanoTime();
@@ -232,7 +236,7 @@ public final class Quiet implements AutoCloseable {
             f = idleFraction(1000);
         }
         double waited = (System.nanoTime() - t0) * 1e-9 - 1.0;
-        return new Idle(f, Math.max(0, waited), threshold <= 0 || f >= threshold);
+        return new Idle(f, Math.max(0, waited), threshold <= 0 || f >= threshold, CoreToCore.oneWayNanos());
     }
 
     /**

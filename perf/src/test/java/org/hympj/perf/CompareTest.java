@@ -50,6 +50,28 @@ class CompareTest {
     }
 
     @Test
+    void coreToCoreSummaryCountsTheLaunchesWithTheCpusFarApart() {
+        List<Quiet.Idle> idles = List.of(new Quiet.Idle(1, 0, true, 41.2), new Quiet.Idle(1, 0, true, 221.0),
+            new Quiet.Idle(1, 0, true, 48.9), new Quiet.Idle(1, 0, true, Double.NaN));
+        String s = Compare.coreToCoreSummary(idles);
+        assertTrue(s.contains("41–221 ns, median 49"), s);
+        assertTrue(s.contains("1 of 3 launches with the CPUs far apart (above 120 ns)"), s);
+        assertEquals("core-to-core trip not measured",
+            Compare.coreToCoreSummary(List.of(new Quiet.Idle(1, 0, true, Double.NaN))));
+    }
+
+    @Test
+    void coreToCoreTripIsMeasuredOnTwoCpus() {
+        double ns = CoreToCore.oneWayNanos();
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            assertTrue(Double.isNaN(ns), "one CPU: not measured, was " + ns);
+        } else {
+            // a cache line between two cores: tens to hundreds of ns (the test's JVM runs alone: both threads get a CPU)
+            assertTrue(ns > 1 && ns < 100_000, "one-way trip " + ns + " ns");
+        }
+    }
+
+    @Test
     void medianAsTheAnchors() {
         assertEquals(2.0, Rows.median(new double[] {3, 1, 2}));
         assertEquals(2.5, Rows.median(new double[] {4, 1, 3, 2}));
