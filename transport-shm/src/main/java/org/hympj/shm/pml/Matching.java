@@ -143,7 +143,7 @@ final class Matching {
         RecvReq r = mq.takePosted(src, tag);
         if (type == Packets.EAGER) {
             long addr = buffer.addressOffset() + index + Packets.EAGER_HEADER;
-            int n = length - Packets.EAGER_HEADER;
+            int n = buffer.getInt(index + Packets.EAGER_LENGTH_OFFSET); // the record may be padded to a line's end
             if (r != null) {
                 eager.deliver(r, src, tag, null, addr, n, buffer.getLong(index + Packets.VISIBLE_AT_OFFSET));
             } else {
