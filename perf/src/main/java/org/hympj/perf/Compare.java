@@ -471,8 +471,8 @@ public final class Compare {
 
     /**
      * The core-to-core trips before the launches: their range, and how many launches ran with the
-     * CPUs far apart (above {@link #FAR_NS}: on the 2-vCPU machines of docs/PERFORMANCE.md, about
-     * 220 ns against 40–50, the two modes every shared-memory figure moves with).
+     * CPUs far apart (above {@link #FAR_NS}: on the 2-vCPU machine of docs/PERFORMANCE.md's session 18,
+     * about 200 ns against 25–60, the two modes every shared-memory figure moves with).
      */
     static String coreToCoreSummary(List<Quiet.Idle> all) {
         List<Double> ns = new ArrayList<>();
@@ -496,7 +496,7 @@ public final class Compare {
             v[0], v[v.length - 1], Rows.median(v), far, v.length, FAR_NS);
     }
 
-    /** A core-to-core trip above this (ns): the two CPUs do not share a cache. */
+    /** A core-to-core trip above this (ns): the two CPUs are far apart. */
     static final double FAR_NS = 120;
 
     /** Median over the rounds of one (system, variant, size) of this test, or NaN. */

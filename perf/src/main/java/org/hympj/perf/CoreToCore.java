@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * How far apart the machine's two busiest CPUs are: the one-way trip of a cache line between two
  * threads that hand a counter back and forth, in ns. On the shared 2-vCPU machines these figures
  * come from, it moves between two values within minutes and takes every shared-memory figure with
- * it — about 40–50 ns when the two vCPUs share a cache, about 220 ns when they do not (Open MPI's
- * own 8-byte ping-pong 0.10 against 0.36 µs; docs/PERFORMANCE.md, "The machine's two modes").
+ * it — 25–60 ns when the host places the two vCPUs near each other, about 200 ns when far apart
+ * (Open MPI's own 8-byte ping-pong 0.10–0.12 against 0.36–0.38 µs; docs/PERFORMANCE.md, "Native
+ * speed (issue 18): session 18").
  * {@code hympj-compare} and {@code hympj-bench} take it just before each launch, once the CPUs are
  * idle, so that a table can say which launches ran in which mode.
  *

@@ -50,8 +50,8 @@ final class Packets {
     static final int EAGER_TAG_OFFSET = ENVELOPE_TAG_OFFSET;
     static final int EAGER_SEQ_OFFSET = ENVELOPE_SEQ_OFFSET;
     /**
-     * Bytes of packed data (the record may be longer: on a ring of this host a small record is
-     * padded to end on a cache line, {@link EagerProtocol#lineEnd}).
+     * Bytes of packed data (the record may be longer: on a ring of this host every eager record
+     * is padded to end on a cache line, {@link EagerProtocol#lineEnd}).
      */
     static final int EAGER_LENGTH_OFFSET = 20;
     /** The packed data follow the header. */

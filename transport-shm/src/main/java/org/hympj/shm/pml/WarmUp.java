@@ -188,10 +188,11 @@ public final class WarmUp {
                 int payload = toEnd - RECORD_BEFORE_PAYLOAD;
                 last = payload >= 8 && payload <= limit;
                 if (!last) {
-                    // leave room for a last record with 8 bytes of payload, or (too little room:
-                    // no record fits) wrap to the ring's start with the smallest
+                    // leave room for a last record with 8 bytes of payload after this one padded to
+                    // a line's end (EagerProtocol.lineEnd), or (too little room: no record fits) wrap
+                    // to the ring's start with the smallest
                     payload = toEnd < RECORD_BEFORE_PAYLOAD + 8 ? 8
-                        : Math.min(limit, toEnd - 2 * RECORD_BEFORE_PAYLOAD - 8);
+                        : Math.min(limit, toEnd - 2 * RECORD_BEFORE_PAYLOAD - 8 - 64);
                 }
                 out[0] = (byte) (last ? 1 : 0);
                 world.send(out, 0, payload, Datatype.BYTE, right, TAG);
