@@ -99,6 +99,8 @@ public final class Compare {
     private volatile Process anchorProcess;
     /** Per launch: round, what was launched, and how idle the CPUs were just before. */
     private final List<String> conditions = new ArrayList<>();
+    /** Per launch ("round|what", as in the conditions): the core-to-core trip just before it, ns. */
+    private final Map<String, Double> trips = new java.util.HashMap<>();
 
     private Compare() {
         this(new BenchOptions());
@@ -441,6 +443,7 @@ public final class Compare {
     }
 
     private void condition(int round, String what, Quiet.Idle idle) {
+        trip(round, what, idle.coreToCoreNs);
         conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s,%.1f", round, what, idle.fraction,
             idle.waitedSeconds, idle.quiet ? "yes" : "no", idle.coreToCoreNs));
     }
@@ -494,6 +497,118 @@ public final class Compare {
         return String.format(Locale.ROOT, "core-to-core one-way trip (two threads of the tool, just before each "
             + "launch): %.0f–%.0f ns, median %.0f; %d of %d launches with the CPUs far apart (above %.0f ns)",
             v[0], v[v.length - 1], Rows.median(v), far, v.length, FAR_NS);
+    }
+
+    /** Notes the core-to-core trip before the launch {@code what} ("openmpi", "hympj heap" …) of round {@code round}. */
+    void trip(int round, String what, double ns) {
+        trips.put(round + "|" + what, ns);
+    }
+
+    /** The core-to-core trip before the launch that gave {@code r}, or NaN if not known. */
+    double tripOf(Row r) {
+        if (r.system.equals(ANCHOR_SYSTEM)) {
+            return trips.getOrDefault(r.rep + "|openmpi", Double.NaN);
+        }
+        Double t = trips.get(r.rep + "|hympj " + r.variant);
+        if (t != null) {
+            return t;
+        }
+        for (Map.Entry<String, Double> e : trips.entrySet()) { // an algorithm's launch: "hympj heap rd"
+            if (e.getKey().startsWith(r.rep + "|hympj ") && e.getKey().endsWith(" " + r.variant)) {
+                return e.getValue();
+            }
+        }
+        return Double.NaN;
+    }
+
+    /**
+     * The launches split by the machine's mode (the trip before each: near up to {@link #FAR_NS}, far
+     * above): per size and column the median near and far with their launches, and HyMPJ ÷ Open
+     * MPI in each mode. Empty unless both modes occurred: a ratio of one compare can otherwise mix a
+     * near launch of one system with a far launch of the other (docs/PERFORMANCE.md, session 18).
+     */
+    String modeTable(List<Long> sizes, Map<String, String[]> columns, int dec) {
+        boolean near = false;
+        boolean far = false;
+        for (Row r : rows) {
+            double t = tripOf(r);
+            near |= t <= FAR_NS;
+            far |= t > FAR_NS;
+        }
+        if (!near || !far) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("By the machine's mode (the core-to-core trip before each launch: near ≤ ").append(fmtNum(FAR_NS))
+            .append(" ns, far above; median near / far, launches in brackets; ratio HyMPJ ÷ Open MPI in each mode):\n\n| size");
+        String[] anchor = null;
+        List<String> hympj = new ArrayList<>();
+        for (Map.Entry<String, String[]> c : columns.entrySet()) {
+            b.append(" | ").append(c.getKey());
+            if (c.getValue()[0].equals(ANCHOR_SYSTEM)) {
+                anchor = c.getValue();
+            } else {
+                hympj.add(c.getKey());
+            }
+        }
+        for (String h : hympj) {
+            b.append(" | ratio ").append(h.replaceFirst("^HyMPJ ", "")).append(" near / far");
+        }
+        b.append(" |\n|---");
+        for (int i = 0; i < columns.size() + hympj.size(); i++) {
+            b.append("|---:");
+        }
+        b.append("|\n");
+        for (long s : sizes) {
+            b.append("| ").append(sizeLabel(bench.name, s));
+            for (String[] k : columns.values()) {
+                b.append(" | ").append(modeCell(k, s, false, dec)).append(" / ").append(modeCell(k, s, true, dec));
+            }
+            for (String h : hympj) {
+                String[] k = columns.get(h);
+                b.append(" | ").append(fmtRatio(anchor == null ? Double.NaN : modeMedian(k, s, false) / modeMedian(anchor, s, false)))
+                    .append(" / ").append(fmtRatio(anchor == null ? Double.NaN : modeMedian(k, s, true) / modeMedian(anchor, s, true)));
+            }
+            b.append(" |\n");
+        }
+        return b.toString();
+    }
+
+    private String modeCell(String[] k, long size, boolean far, int dec) {
+        double m = modeMedian(k, size, far);
+        return Double.isNaN(m) ? "—" : fmt(m, dec) + " (" + modeCount(k, size, far) + ")";
+    }
+
+    /** Median of one column's figures at {@code size} over the launches of one mode; NaN if none. */
+    double modeMedian(String[] k, long size, boolean far) {
+        List<Double> v = new ArrayList<>();
+        for (Row r : rows) {
+            double t = tripOf(r);
+            if (r.system.equals(k[0]) && r.test.equals(k[1]) && r.variant.equals(k[2]) && r.size == size
+                && !Double.isNaN(t) && (t > FAR_NS) == far) {
+                v.add(r.value);
+            }
+        }
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = v.get(i);
+        }
+        return Rows.median(a);
+    }
+
+    private int modeCount(String[] k, long size, boolean far) {
+        int n = 0;
+        for (Row r : rows) {
+            double t = tripOf(r);
+            if (r.system.equals(k[0]) && r.test.equals(k[1]) && r.variant.equals(k[2]) && r.size == size
+                && !Double.isNaN(t) && (t > FAR_NS) == far) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** A core-to-core trip above this (ns): the two CPUs are far apart. */
@@ -738,6 +853,10 @@ public final class Compare {
             labels.add(k.label());
         }
         b.append('\n').append(spreadTable(sizes, spreadColumns(def, labels), lower, dec));
+        String modes = modeTable(sizes, spreadColumns(def, labels), dec);
+        if (!modes.isEmpty()) {
+            b.append('\n').append(modes);
+        }
         return b.toString();
     }
 
@@ -816,6 +935,10 @@ public final class Compare {
             b.append(" |\n");
         }
         b.append('\n').append(spreadTable(sizes, spreadColumns(def, vs), Targets.lowerIsBetter(bench.name), dec));
+        String modes = modeTable(sizes, spreadColumns(def, vs), dec);
+        if (!modes.isEmpty()) {
+            b.append('\n').append(modes);
+        }
         return b.toString();
     }
 

@@ -124,6 +124,30 @@ class CompareTest {
     }
 
     @Test
+    void launchesSplitByTheMachinesMode() {
+        BenchOptions o = new BenchOptions();
+        o.name = "pingpong";
+        Compare c = new Compare(o);
+        Map<String, String[]> cols = new java.util.LinkedHashMap<>();
+        cols.put("Open MPI", new String[] {"openmpi-c", "pingpong", "blocking"});
+        cols.put("HyMPJ heap", new String[] {"hympj", "pingpong-blocking", "heap"});
+        for (int rep = 1; rep <= 4; rep++) {
+            boolean far = rep > 2; // rounds 3 and 4 ran far apart, for both systems
+            c.addRow("openmpi-c,pingpong,blocking,8," + rep + "," + (far ? 0.36 : 0.12) + ",us");
+            c.addRow("hympj,pingpong-blocking,heap,8," + rep + "," + (far ? 0.33 : 0.14) + ",us");
+            c.trip(rep, "openmpi", far ? 210 : 40);
+            c.trip(rep, "hympj heap", far ? 205 : 35);
+        }
+        String t = c.modeTable(List.of(8L), cols, 3);
+        assertTrue(t.contains("| 8 B | 0.120 (2) / 0.360 (2) | 0.140 (2) / 0.330 (2) | 1.17 / 0.92 |"), t);
+        // one mode only: no table (nothing to split)
+        Compare one = new Compare(o);
+        one.addRow("hympj,pingpong-blocking,heap,8,1,0.14,us");
+        one.trip(1, "hympj heap", 40);
+        assertEquals("", one.modeTable(List.of(8L), cols, 3));
+    }
+
+    @Test
     void rowFormatMatchesTheAnchors() {
         assertEquals("hympj,pingpong-blocking,heap,8,3,0.137,us",
             Rows.row("pingpong-blocking", "heap", 8, 3, 0.1374, 3, "us"));
