@@ -581,34 +581,29 @@ public final class Compare {
 
     /** Median of one column's figures at {@code size} over the launches of one mode; NaN if none. */
     double modeMedian(String[] k, long size, boolean far) {
-        List<Double> v = new ArrayList<>();
-        for (Row r : rows) {
-            double t = tripOf(r);
-            if (r.system.equals(k[0]) && r.test.equals(k[1]) && r.variant.equals(k[2]) && r.size == size
-                && !Double.isNaN(t) && (t > FAR_NS) == far) {
-                v.add(r.value);
-            }
-        }
-        if (v.isEmpty()) {
-            return Double.NaN;
-        }
-        double[] a = new double[v.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = v.get(i);
-        }
-        return Rows.median(a);
+        return Rows.median(values(k[0], k[1], k[2], size, far ? FAR : NEAR));
     }
 
     private int modeCount(String[] k, long size, boolean far) {
-        int n = 0;
+        return values(k[0], k[1], k[2], size, far ? FAR : NEAR).size();
+    }
+
+    private static final int ANY_MODE = 0;
+    private static final int NEAR = 1;
+    private static final int FAR = 2;
+
+    /** The figures of one (system, test, variant, size), of the launches of one mode or of any. */
+    private List<Double> values(String system, String test, String variant, long size, int mode) {
+        List<Double> v = new ArrayList<>();
         for (Row r : rows) {
-            double t = tripOf(r);
-            if (r.system.equals(k[0]) && r.test.equals(k[1]) && r.variant.equals(k[2]) && r.size == size
-                && !Double.isNaN(t) && (t > FAR_NS) == far) {
-                n++;
+            if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
+                double t = mode == ANY_MODE ? 0 : tripOf(r);
+                if (mode == ANY_MODE || (!Double.isNaN(t) && (t > FAR_NS) == (mode == FAR))) {
+                    v.add(r.value);
+                }
             }
         }
-        return n;
+        return v;
     }
 
     /** A core-to-core trip above this (ns): the two CPUs are far apart. */
@@ -616,20 +611,7 @@ public final class Compare {
 
     /** Median over the rounds of one (system, variant, size) of this test, or NaN. */
     double median(String system, String test, String variant, long size) {
-        List<Double> v = new ArrayList<>();
-        for (Row r : rows) {
-            if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
-                v.add(r.value);
-            }
-        }
-        if (v.isEmpty()) {
-            return Double.NaN;
-        }
-        double[] a = new double[v.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = v.get(i);
-        }
-        return Rows.median(a);
+        return Rows.median(values(system, test, variant, size, ANY_MODE));
     }
 
     /**

@@ -176,14 +176,7 @@ public final class ReproReport {
                 v.add(r.value);
             }
         }
-        if (v.isEmpty()) {
-            return Double.NaN;
-        }
-        double[] a = new double[v.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = v.get(i);
-        }
-        return Rows.median(a);
+        return Rows.median(v);
     }
 
     static int count(List<Row> rows, String test, String variant, long size) {

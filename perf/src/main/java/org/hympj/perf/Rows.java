@@ -1,6 +1,7 @@
 package org.hympj.perf;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -52,6 +53,18 @@ public final class Rows {
             throw new IllegalArgumentException("median of nothing");
         }
         return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    }
+
+    /** Median of the figures; NaN when there are none. */
+    public static double median(List<Double> v) {
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = new double[v.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = v.get(i);
+        }
+        return median(a);
     }
 
     /** One CSV row; {@code decimals} as the anchor prints the same figure (3 for us, 1 for MB/s, 2 for us/iter). */

@@ -66,7 +66,11 @@ class CompareTest {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             assertTrue(Double.isNaN(ns), "one CPU: not measured, was " + ns);
         } else {
-            // a cache line between two cores: tens to hundreds of ns (the test's JVM runs alone: both threads get a CPU)
+            // a cache line between two cores: tens to hundreds of ns. NaN when a thread got no CPU for a
+            // second (the machine busy beside the test): tried again, a few times
+            for (int attempt = 1; Double.isNaN(ns) && attempt < 5; attempt++) {
+                ns = CoreToCore.oneWayNanos();
+            }
             assertTrue(ns > 1 && ns < 100_000, "one-way trip " + ns + " ns");
         }
     }
