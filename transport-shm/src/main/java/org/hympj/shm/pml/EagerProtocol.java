@@ -56,11 +56,12 @@ final class EagerProtocol {
         // above the inline limit: the bulk region on this host; to another host, one network frame
         // when it holds the message (64 KiB frames over loopback; a --net-mtu below the inline limit's
         // frame sends even inline-sized ones by rendezvous), else the rendezvous
-        if (fabric.local(s.dest) ? n > inlineLimit : Packets.EAGER_HEADER + n > ring.maxMsgLength()) {
+        boolean local = fabric.local(s.dest);
+        if (local ? n > inlineLimit : Packets.EAGER_HEADER + n > ring.maxMsgLength()) {
             return emitBulk(s, ring, n);
         }
         int claim = Packets.EAGER_HEADER + n;
-        int idx = ring.tryClaim(Packets.EAGER, fabric.local(s.dest) ? lineEnd(ring, claim) : claim);
+        int idx = ring.tryClaim(Packets.EAGER, local ? lineEnd(ring, claim) : claim);
         if (idx < 0) {
             return false;
         }
