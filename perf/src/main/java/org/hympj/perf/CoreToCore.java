@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * it — 25–60 ns when the host places the two vCPUs near each other, about 200 ns when far apart
  * (Open MPI's own 8-byte ping-pong 0.10–0.12 against 0.36–0.38 µs; docs/PERFORMANCE.md, "Native
  * speed (issue 18): session 18").
- * {@code hympj-compare} and {@code hympj-bench} take it just before each launch, once the CPUs are
+ * {@code hympj-compare} (and {@code hympj-bench --quiet}) take it just before each launch, once the CPUs are
  * idle, so that a table can say which launches ran in which mode.
  *
  * <p>Two threads, no pinning: on an idle machine with two CPUs or more the scheduler runs them on
