@@ -75,7 +75,7 @@ public final class WarmUp {
         byte[] back = new byte[8];
         byte[] large = new byte[LARGE];
         byte[] largeBack = new byte[LARGE];
-        int inline = Math.max(0, world.engine.inlineLimit()) & ~7; // ringEnd's packets: 8-byte multiples
+        int inline = world.engine.inlineLimit() & ~7; // ringEnd's packets: 8-byte multiples (JobConfig keeps it >= 0)
         byte[] ringOut = new byte[inline];
         byte[] ringIn = new byte[inline];
         PersistentRequest[] set = {
