@@ -38,9 +38,20 @@ public class FacePack {
     @Param({"16", "64"})
     public int n;
 
+    /** Where the block and the packed face live: {@code heap} (Java arrays) or {@code shm} (a mapped file in /dev/shm, as a segment buffer). */
+    @Param({"heap", "shm"})
+    public String memory;
+
     private final Packer packer = new Packer();
     private double[] block;
     private double[] flat;
+    /** The block and face as {@link Packer} addresses them: an array and its base offset, or null and an address. */
+    private Object blockBase;
+    private long blockAddr;
+    private Object flatBase;
+    private long flatAddr;
+    private java.nio.MappedByteBuffer mapped;
+    private java.nio.file.Path file;
     private Datatype jFace;
     private Datatype kFace;
 
@@ -51,25 +62,63 @@ public class FacePack {
             block[i] = i;
         }
         flat = new double[n * n];
+        if (memory.equals("shm")) {
+            long bytes = 8L * block.length + 8L * flat.length;
+            try {
+                file = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "hympj-facepack-", ".seg");
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+                    mapped = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, bytes);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            blockBase = null;
+            blockAddr = org.agrona.BufferUtil.address(mapped);
+            flatBase = null;
+            flatAddr = blockAddr + 8L * block.length;
+            for (int i = 0; i < block.length; i++) {
+                UnsafeApi.putDouble(blockAddr + 8L * i, i);
+            }
+        } else {
+            blockBase = block;
+            blockAddr = DOUBLE_BASE;
+            flatBase = flat;
+            flatAddr = DOUBLE_BASE;
+        }
         jFace = Datatype.DOUBLE.vector(n, n, n * n);
         kFace = Datatype.DOUBLE.vector(n * n, 1, n);
     }
 
     @Benchmark
     public double packBlockStride() {
-        packer.pack(block, DOUBLE_BASE, jFace, 1, 0, flat, DOUBLE_BASE, 8L * n * n);
-        return flat[n];
+        packer.pack(blockBase, blockAddr, jFace, 1, 0, flatBase, flatAddr, 8L * n * n);
+        return UnsafeApi.getDouble(flatBase, flatAddr + 8L * n);
+    }
+
+    /** The i-face: N*N contiguous doubles, as the eager send copies a contiguous face. */
+    @Benchmark
+    public double copyContiguous() {
+        packer.copy(blockBase, blockAddr + 8L * (n - 1) * n * n, flatBase, flatAddr, 8L * n * n);
+        return UnsafeApi.getDouble(flatBase, flatAddr + 8L * n);
     }
 
     @Benchmark
     public double packElementStride() {
-        packer.pack(block, DOUBLE_BASE, kFace, 1, 0, flat, DOUBLE_BASE, 8L * n * n);
-        return flat[n];
+        packer.pack(blockBase, blockAddr, kFace, 1, 0, flatBase, flatAddr, 8L * n * n);
+        return UnsafeApi.getDouble(flatBase, flatAddr + 8L * n);
     }
 
     @Benchmark
     public double unpackElementStride() {
-        packer.unpack(flat, DOUBLE_BASE, 8L * n * n, block, DOUBLE_BASE, kFace, 1, 0);
-        return block[n];
+        packer.unpack(flatBase, flatAddr, 8L * n * n, blockBase, blockAddr, kFace, 1, 0);
+        return UnsafeApi.getDouble(blockBase, blockAddr + 8L * n);
+    }
+
+    @org.openjdk.jmh.annotations.TearDown
+    public void tearDown() throws java.io.IOException {
+        if (file != null) {
+            java.nio.file.Files.deleteIfExists(file);
+        }
     }
 }
