@@ -99,7 +99,7 @@ public final class BenchOptions {
         "                        most --lock-wait SEC, default 1800), so benchmark launches never overlap.",
         "  mpjrun options, passed to the launcher:",
         "  --idle POLICY         auto | spin | yield | backoff",
-        "  --jit auto|c1|tiered  the ranks' JIT (mpjrun --jit)",
+        "  --jit auto|c1|tiered|steady  the ranks' JIT (mpjrun --jit)",
         "  --warm-up on|off      the ranks' JIT warm-up before the program (mpjrun --warm-up)",
         "  --bind-to none|core   one CPU per rank (mpjrun --bind-to)",
         "  --eager-limit BYTES   --inline-limit BYTES   --bulk-size BYTES   --segment-size BYTES   --ring-size BYTES",

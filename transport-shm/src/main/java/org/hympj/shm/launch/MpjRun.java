@@ -13,7 +13,7 @@ import org.hympj.shm.job.JobDirectory;
  *
  * <pre>
  * mpjrun -np N [--subcluster S] [--model none] [--timeout SEC] [--tag-output] [-cp CP] [--bulk-size B] [--inline-limit B]
- *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff] [--jit auto|c1|tiered] [--warm-up on|off]
+ *        [--segment-size BYTES] [--ring-size BYTES] [--eager-limit BYTES] [--idle auto|spin|yield|backoff] [--jit auto|c1|tiered|steady] [--warm-up on|off]
  *        MAIN [args…]
  * mpjrun --clean
  * </pre>
@@ -62,10 +62,13 @@ public final class MpjRun {
         "                        without the PAUSE hint): for measuring waits",
         "  --bind-to none|core   core: rank r runs only on the r-th CPU this launcher may use (modulo their",
         "                        number; util-linux taskset), as Open MPI's --bind-to core; none (default)",
-        "  --jit auto|c1|tiered  the ranks' JIT compiler: c1 only, or C1 then C2 (tiered); auto (default):",
-        "                        c1 when ranks > cores (compiler threads would compete with the ranks)",
+        "  --jit auto|c1|tiered|steady  the ranks' JIT compiler: c1 only; C1 then C2 (tiered); or tiered",
+        "                        without speculative traps, the warm-up waiting up to 12 s for the compilers",
+        "                        (steady); auto (default): tiered when every rank has a core, else steady",
+        "                        when the ranks warm up on one host, else c1",
         "  --warm-up on|off      on (default): before the program starts, the ranks run the message paths with",
-        "                        their ring neighbours until the JIT has compiled them (native jobs; at most 2 s)",
+        "                        their ring neighbours until the JIT has compiled them (native jobs; at most",
+        "                        2 s, 12 s under --jit steady)",
         "  --coll CHOICES        collective algorithms, e.g. barrier=ring (ring, rd, dissemination)",
         "  --jvm-arg ARG         extra JVM argument for every rank (repeatable)",
         "  --local-hosts K       split the ranks into K groups on this machine, as if on K hosts: each group its",
