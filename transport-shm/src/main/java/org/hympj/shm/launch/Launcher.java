@@ -83,8 +83,9 @@ public final class Launcher {
      * speculative traps ({@code -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0}: C2 compiles
      * every branch instead of betting on the ones it saw), the warm-up given up to
      * {@link #STEADY_WARM_UP_BUDGET_MS} for the compilers to finish. Measured on 2 cores, 8
-     * ranks: halo3d N = 16 / 128 11–20 / 840–1,210 µs against 18–31 / 1,320–1,640 under C1, start-up
-     * 5–8 s against 3 (docs/PERFORMANCE.md, session 19). Jobs on several hosts keep C1: there the
+     * ranks: halo3d 0.82 / 0.48 / 0.79 / 0.75× Open MPI at N = 16 / 32 / 64 / 128 against 1.14 / 0.59 /
+     * 1.01 / 0.93× under C1 in the same mode of the machine, start-up about 7 s against 3
+     * (docs/PERFORMANCE.md, session 19). Jobs on several hosts keep C1: there the
      * warm-up's phase over the sockets ends after 1 s and their first passes were slower.
      *
      * @param warmsUp whether the ranks run the JIT warm-up ({@link #warmsUp})
