@@ -260,7 +260,8 @@ public final class JobDirectory {
             }
             restrict(propsTmp);
             publish(propsTmp, dir.resolve("job.properties"));  // last: its presence means "complete"
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            // an Error too (a class that cannot load, memory): nobody else knows the directory yet
             jd.delete();
             throw e;
         }
