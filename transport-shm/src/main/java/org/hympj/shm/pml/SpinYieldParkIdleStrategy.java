@@ -6,12 +6,13 @@ import org.agrona.concurrent.IdleStrategy;
 /**
  * Spin, then yield, then park with an exponential back-off — as Agrona's
  * {@code BackoffIdleStrategy}, except that the spin phase does not execute the CPU's spin-wait
- * hint ({@code Thread.onSpinWait}, x86 PAUSE). Inside a virtual machine a loop of PAUSE longer
- * than the hypervisor's window makes the vCPU exit to the host (KVM's pause-loop exiting), which
- * may run something else there. Selected with {@code --idle plain:…}, to measure whether that
- * matters: on this project's 2-vCPU machine the slow launches of the heap path came and went
- * with the machine under every policy, this one included (docs/PERFORMANCE.md), so the
- * default is unchanged.
+ * hint ({@code Thread.onSpinWait}, x86 PAUSE): an empty pass is followed at once by the next, so
+ * a waiting rank sees a packet as soon as its cache line arrives. What {@code --idle auto} is when
+ * every rank has a core ({@link Idler#strategy}): on this project's 2-vCPU AMD EPYC a PAUSE after
+ * each empty pass put some 20 ns on every one-way trip of an 8-byte ping-pong when the two vCPUs
+ * sit near each other (docs/PERFORMANCE.md, session 19). {@code --idle plain:…} gives its numbers.
+ * (Inside a virtual machine a long loop of PAUSE may also make the vCPU exit to the host, KVM's
+ * pause-loop exiting; a loop without it does not.)
  */
 final class SpinYieldParkIdleStrategy implements IdleStrategy {
     private final long maxSpins;
@@ -66,5 +67,11 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy {
     @Override
     public String alias() {
         return "spin-yield-park";
+    }
+
+    @Override
+    public String toString() {
+        return "SpinYieldParkIdleStrategy{maxSpins=" + maxSpins + ", maxYields=" + maxYields + ", minParkNs=" + minParkNs
+            + ", maxParkNs=" + maxParkNs + "}";
     }
 }
