@@ -392,7 +392,12 @@ public final class Bench {
             }
             long t0 = System.nanoTime();
             r = Launcher.run(spec);
-            diag.println(Quiet.wallTime(System.nanoTime() - t0, lock.waitedSeconds(), Quiet.loadAverage()));
+            long wall = System.nanoTime() - t0;
+            if (o.idles != null && !o.idles.isEmpty()) { // the mode may have changed during the launch
+                int last = o.idles.size() - 1;
+                o.idles.set(last, o.idles.get(last).after(CoreToCore.oneWayNanos()));
+            }
+            diag.println(Quiet.wallTime(wall, lock.waitedSeconds(), Quiet.loadAverage()));
         } catch (IOException e) {
             throw new BenchFailure(o.name + ": launch failed: " + e.getMessage(), 1);
         }

@@ -99,8 +99,8 @@ public final class Compare {
     private volatile Process anchorProcess;
     /** Per launch: round, what was launched, and how idle the CPUs were just before. */
     private final List<String> conditions = new ArrayList<>();
-    /** Per launch ("round|what", as in the conditions): the core-to-core trip just before it, ns. */
-    private final Map<String, Double> trips = new java.util.HashMap<>();
+    /** The machine's mode during each launch, by "round|launch" (NEAR, FAR or CHANGED). */
+    private final Map<String, Integer> modes = new java.util.HashMap<>();
 
     private Compare() {
         this(new BenchOptions());
@@ -235,9 +235,10 @@ public final class Compare {
                         if ((step == 0) == anchorFirst) {
                             try (Quiet lock = Quiet.lock(bench.lockWait, System.err)) {
                                 Quiet.Idle idle = Quiet.waitForIdle(bench.quiet, bench.quietWait, System.err);
+                                runAnchor(sizes, round, timeout);
+                                idle = idle.after(CoreToCore.oneWayNanos());
                                 bench.idles.add(idle);
                                 condition(round, "openmpi", idle);
-                                runAnchor(sizes, round, timeout);
                             }
                             log("round %d/%d: Open MPI done in %.1f s", round, rounds, secs(t0));
                         } else {
@@ -418,7 +419,8 @@ public final class Compare {
             b.append(r.line).append('\n');
         }
         Files.writeString(csv, b.toString(), StandardCharsets.UTF_8);
-        StringBuilder c = new StringBuilder("round,launch,cpu_idle_before,waited_s,quiet,core_to_core_ns\n");
+        StringBuilder c = new StringBuilder("round,launch,cpu_idle_before,waited_s,quiet,core_to_core_ns,"
+            + "core_to_core_after_ns\n");
         for (String line : conditions) {
             c.append(line).append('\n');
         }
@@ -443,9 +445,9 @@ public final class Compare {
     }
 
     private void condition(int round, String what, Quiet.Idle idle) {
-        trip(round, what, idle.coreToCoreNs);
-        conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s,%.1f", round, what, idle.fraction,
-            idle.waitedSeconds, idle.quiet ? "yes" : "no", idle.coreToCoreNs));
+        trip(round, what, idle);
+        conditions.add(String.format(Locale.ROOT, "%d,%s,%.3f,%.1f,%s,%.1f,%.1f", round, what, idle.fraction,
+            idle.waitedSeconds, idle.quiet ? "yes" : "no", idle.coreToCoreNs, idle.coreToCoreAfterNs));
     }
 
     /** One sentence on how quiet the machine was before the launches. */
@@ -475,50 +477,65 @@ public final class Compare {
     /**
      * The core-to-core trips before the launches: their range, and how many launches ran with the
      * CPUs far apart (above {@link #FAR_NS}: on the 2-vCPU machine of docs/PERFORMANCE.md's session 18,
-     * about 200 ns against 25–60, the two modes every shared-memory figure moves with).
+     * about 200 ns against 25–60, the two modes every shared-memory figure moves with), judged by the
+     * trips before and after each launch; a launch whose two trips disagree changed mode while it ran.
      */
     static String coreToCoreSummary(List<Quiet.Idle> all) {
         List<Double> ns = new ArrayList<>();
+        int far = 0;
+        int changed = 0;
         for (Quiet.Idle i : all) {
             if (!Double.isNaN(i.coreToCoreNs)) {
                 ns.add(i.coreToCoreNs);
+                Boolean f = i.far(FAR_NS);
+                far += Boolean.TRUE.equals(f) ? 1 : 0;
+                changed += f == null ? 1 : 0;
             }
         }
         if (ns.isEmpty()) {
             return "core-to-core trip not measured";
         }
         double[] v = new double[ns.size()];
-        int far = 0;
         for (int i = 0; i < v.length; i++) {
             v[i] = ns.get(i);
-            far += v[i] > FAR_NS ? 1 : 0;
         }
         Arrays.sort(v);
         return String.format(Locale.ROOT, "core-to-core one-way trip (two threads of the tool, just before each "
-            + "launch): %.0f–%.0f ns, median %.0f; %d of %d launches with the CPUs far apart (above %.0f ns)",
-            v[0], v[v.length - 1], Rows.median(v), far, v.length, FAR_NS);
+            + "launch, and again after it): %.0f–%.0f ns before, median %.0f; %d of %d launches with the CPUs far apart "
+            + "(above %.0f ns) before and after%s",
+            v[0], v[v.length - 1], Rows.median(v), far, v.length, FAR_NS,
+            changed == 0 ? "" : String.format(Locale.ROOT, ", %d changing mode between the two trips", changed));
     }
 
-    /** Notes the core-to-core trip before the launch {@code what} ("openmpi", "hympj heap" …) of round {@code round}. */
+    /** Notes the mode of the launch {@code what} ("openmpi", "hympj heap" …) of round {@code round}. */
+    void trip(int round, String what, Quiet.Idle idle) {
+        modes.put(round + "|" + what, mode(idle.far(FAR_NS)));
+    }
+
+    /** Notes a trip taken before the launch only (tests). */
     void trip(int round, String what, double ns) {
-        trips.put(round + "|" + what, ns);
+        trip(round, what, new Quiet.Idle(1, 0, true, ns));
     }
 
-    /** The core-to-core trip before the launch that gave {@code r}, or NaN if not known. */
-    double tripOf(Row r) {
+    private static int mode(Boolean far) {
+        return far == null ? CHANGED : far ? FAR : NEAR;
+    }
+
+    /** The mode the launch that gave {@code r} ran in: {@link #NEAR}, {@link #FAR} or {@link #CHANGED} (also: not known). */
+    int modeOf(Row r) {
         if (r.system.equals(ANCHOR_SYSTEM)) {
-            return trips.getOrDefault(r.rep + "|openmpi", Double.NaN);
+            return modes.getOrDefault(r.rep + "|openmpi", CHANGED);
         }
-        Double t = trips.get(r.rep + "|hympj " + r.variant);
-        if (t != null) {
-            return t;
+        Integer m = modes.get(r.rep + "|hympj " + r.variant);
+        if (m != null) {
+            return m;
         }
-        for (Map.Entry<String, Double> e : trips.entrySet()) { // an algorithm's launch: "hympj heap rd"
+        for (Map.Entry<String, Integer> e : modes.entrySet()) { // an algorithm's launch: "hympj heap rd"
             if (e.getKey().startsWith(r.rep + "|hympj ") && e.getKey().endsWith(" " + r.variant)) {
                 return e.getValue();
             }
         }
-        return Double.NaN;
+        return CHANGED;
     }
 
     /**
@@ -531,16 +548,17 @@ public final class Compare {
         boolean near = false;
         boolean far = false;
         for (Row r : rows) {
-            double t = tripOf(r);
-            near |= t <= FAR_NS;
-            far |= t > FAR_NS;
+            int m = modeOf(r);
+            near |= m == NEAR;
+            far |= m == FAR;
         }
         if (!near || !far) {
             return "";
         }
         StringBuilder b = new StringBuilder();
-        b.append("By the machine's mode (the core-to-core trip before each launch: near ≤ ").append(fmtNum(FAR_NS))
-            .append(" ns, far above; median near / far, launches in brackets; ratio HyMPJ ÷ Open MPI in each mode):\n\n| size");
+        b.append("By the machine's mode (the core-to-core trip before and after each launch: near ≤ ").append(fmtNum(FAR_NS))
+            .append(" ns both times, far above both times, a launch that changed mode left out; median near / far, ")
+            .append("launches in brackets; ratio HyMPJ ÷ Open MPI in each mode):\n\n| size");
         String[] anchor = null;
         List<String> hympj = new ArrayList<>();
         for (Map.Entry<String, String[]> c : columns.entrySet()) {
@@ -589,16 +607,17 @@ public final class Compare {
     }
 
     private static final int ANY_MODE = 0;
-    private static final int NEAR = 1;
-    private static final int FAR = 2;
+    static final int NEAR = 1;
+    static final int FAR = 2;
+    /** A launch whose trips before and after disagree (the mode changed while it ran), or whose trip is not known. */
+    static final int CHANGED = 3;
 
     /** The figures of one (system, test, variant, size), of the launches of one mode or of any. */
     private List<Double> values(String system, String test, String variant, long size, int mode) {
         List<Double> v = new ArrayList<>();
         for (Row r : rows) {
             if (r.system.equals(system) && r.test.equals(test) && r.variant.equals(variant) && r.size == size) {
-                double t = mode == ANY_MODE ? 0 : tripOf(r);
-                if (mode == ANY_MODE || (!Double.isNaN(t) && (t > FAR_NS) == (mode == FAR))) {
+                if (mode == ANY_MODE || modeOf(r) == mode) {
                     v.add(r.value);
                 }
             }

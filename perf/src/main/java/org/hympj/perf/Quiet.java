@@ -202,12 +202,36 @@ public final class Quiet implements AutoCloseable {
         public final boolean quiet;
         /** {@link CoreToCore#oneWayNanos} right after the idle check (NaN if not measured). */
         public final double coreToCoreNs;
+        /** The same trip right after the launch (NaN if not measured): the mode can change during one. */
+        public final double coreToCoreAfterNs;
 
         Idle(double fraction, double waitedSeconds, boolean quiet, double coreToCoreNs) {
+            this(fraction, waitedSeconds, quiet, coreToCoreNs, Double.NaN);
+        }
+
+        Idle(double fraction, double waitedSeconds, boolean quiet, double coreToCoreNs, double coreToCoreAfterNs) {
             this.fraction = fraction;
             this.waitedSeconds = waitedSeconds;
             this.quiet = quiet;
             this.coreToCoreNs = coreToCoreNs;
+            this.coreToCoreAfterNs = coreToCoreAfterNs;
+        }
+
+        /** This idle check with the core-to-core trip taken after the launch it preceded. */
+        public Idle after(double ns) {
+            return new Idle(fraction, waitedSeconds, quiet, coreToCoreNs, ns);
+        }
+
+        /** Whether the trips before and after the launch put the CPUs far apart (above {@code farNs}); null when they disagree. */
+        public Boolean far(double farNs) {
+            if (Double.isNaN(coreToCoreNs)) {
+                return null;
+            }
+            boolean before = coreToCoreNs > farNs;
+            if (!Double.isNaN(coreToCoreAfterNs) && (coreToCoreAfterNs > farNs) != before) {
+                return null;
+            }
+            return before;
         }
 
         @Override

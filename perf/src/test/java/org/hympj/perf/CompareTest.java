@@ -51,11 +51,17 @@ class CompareTest {
 
     @Test
     void coreToCoreSummaryCountsTheLaunchesWithTheCpusFarApart() {
-        List<Quiet.Idle> idles = List.of(new Quiet.Idle(1, 0, true, 41.2), new Quiet.Idle(1, 0, true, 221.0),
-            new Quiet.Idle(1, 0, true, 48.9), new Quiet.Idle(1, 0, true, Double.NaN));
+        List<Quiet.Idle> idles = List.of(new Quiet.Idle(1, 0, true, 41.2).after(38.0),
+            new Quiet.Idle(1, 0, true, 221.0).after(205.0), new Quiet.Idle(1, 0, true, 48.9),
+            new Quiet.Idle(1, 0, true, Double.NaN));
         String s = Compare.coreToCoreSummary(idles);
-        assertTrue(s.contains("41–221 ns, median 49"), s);
-        assertTrue(s.contains("1 of 3 launches with the CPUs far apart (above 120 ns)"), s);
+        assertTrue(s.contains("41–221 ns before, median 49"), s);
+        assertTrue(s.endsWith("1 of 3 launches with the CPUs far apart (above 120 ns) before and after"), s);
+        // a launch near before and far after changed mode while it ran: counted apart, in neither mode
+        String changed = Compare.coreToCoreSummary(List.of(new Quiet.Idle(1, 0, true, 22.5).after(190.0),
+            new Quiet.Idle(1, 0, true, 200.0).after(210.0)));
+        assertTrue(changed.endsWith("1 of 2 launches with the CPUs far apart (above 120 ns) before and after, "
+            + "1 changing mode between the two trips"), changed);
         assertEquals("core-to-core trip not measured",
             Compare.coreToCoreSummary(List.of(new Quiet.Idle(1, 0, true, Double.NaN))));
     }
@@ -142,8 +148,13 @@ class CompareTest {
             c.trip(rep, "openmpi", far ? 210 : 40);
             c.trip(rep, "hympj heap", far ? 205 : 35);
         }
+        // round 5: near before HyMPJ's launch, far after it (its figure a far one): in neither mode
+        c.addRow("openmpi-c,pingpong,blocking,8,5,0.11,us");
+        c.addRow("hympj,pingpong-blocking,heap,8,5,0.32,us");
+        c.trip(5, "openmpi", new Quiet.Idle(1, 0, true, 22.0).after(23.0));
+        c.trip(5, "hympj heap", new Quiet.Idle(1, 0, true, 22.5).after(190.0));
         String t = c.modeTable(List.of(8L), cols, 3);
-        assertTrue(t.contains("| 8 B | 0.120 (2) / 0.360 (2) | 0.140 (2) / 0.330 (2) | 1.17 / 0.92 |"), t);
+        assertTrue(t.contains("| 8 B | 0.120 (3) / 0.360 (2) | 0.140 (2) / 0.330 (2) | 1.17 / 0.92 |"), t);
         // one mode only: no table (nothing to split)
         Compare one = new Compare(o);
         one.addRow("hympj,pingpong-blocking,heap,8,1,0.14,us");
