@@ -212,9 +212,9 @@ public final class LaunchSpec {
 
     /**
      * The ranks' JIT: "c1" (client compiler only), "tiered" (the JVM's default, C1 then C2),
-     * "steady" (tiered without speculative traps, the warm-up waiting longer for the compilers) or
-     * "auto" (tiered with a core per rank; oversubscribed, steady when the ranks warm up on one
-     * host, else c1: {@code Launcher.jitFlags}).
+     * "steady" (tiered without speculative traps, the warm-up waiting longer for the compilers: for
+     * long runs of ranks that share cores) or "auto" (c1 when the ranks leave no core free for
+     * compiler threads, else tiered: {@code Launcher.jitFlags}).
      */
     public LaunchSpec jit(String j) {
         this.jit = j;
@@ -465,11 +465,8 @@ public final class LaunchSpec {
 
     /** True when the job runs on several hosts (--local-hosts above 1, or --hostfile). */
     boolean multiHost() {
-        return localHosts > 1 || hostfile != null || fromHostAgent;
+        return localHosts > 1 || hostfile != null;
     }
-
-    /** Read by a host agent ({@link #ofRankText}): one host's part of a job on several hosts. */
-    boolean fromHostAgent;
 
     /**
      * What a host agent needs of this spec to start its ranks (class path, main class and
@@ -521,7 +518,6 @@ public final class LaunchSpec {
             .output(Output.valueOf(p.getProperty("output"))).args(list(p, "arg"))
             .warmUp(p.getProperty("warmup", "on"));
         s.bindByJobRank = Boolean.parseBoolean(p.getProperty("bindByJobRank", "false"));
-        s.fromHostAgent = true;
         s.jvmArgs = list(p, "jvm");
         List<String> names = list(p, "env");
         List<String> values = list(p, "val");

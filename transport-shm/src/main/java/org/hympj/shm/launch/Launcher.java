@@ -73,49 +73,37 @@ public final class Launcher {
      * The JIT flags for the ranks. With a core per rank (MPI's usual placement) the ranks keep
      * the JVM's tiered compilation: a user's kernels need C2, and once compiled the library's
      * paths are faster too (2-rank 8-byte ping-pong 0.38 against 0.50 µs with C1 only, session 7).
+     * Oversubscribed (more ranks than cores), C2's compiler threads of N JVMs compete with the
+     * ranks for seconds (8-rank 3D halo N=16 240 µs per iteration tiered against 42 µs with C1
+     * only, session 7), so {@code auto} takes C1 only: a job starts in about 3 s and its own
+     * loops run compiled at once.
      *
-     * <p>Oversubscribed (more ranks than cores), the C2 compiler threads of N JVMs compete with
-     * the ranks for seconds, and C2's speculation makes it worse: a branch or a type the warm-up
-     * never met throws compiled code away at the program's first iterations, to be compiled again
-     * on busy cores (8-rank halo3d N = 16: 200–250 µs per iteration in the first passes against
-     * 13–20 once settled). So {@code auto} takes C1 only when no warm-up runs (42 against 240 µs
-     * at N = 16 in session 7) and {@code steady} when it does: tiered compilation without
+     * <p>{@code steady} is for long runs of ranks that share cores: tiered compilation without
      * speculative traps ({@code -XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0}: C2 compiles
-     * every branch instead of betting on the ones it saw), the warm-up given up to
-     * {@link #STEADY_WARM_UP_BUDGET_MS} for the compilers to finish. Measured on 2 cores, 8
-     * ranks: halo3d 0.82 / 0.48 / 0.79 / 0.75× Open MPI at N = 16 / 32 / 64 / 128 against 1.14 / 0.59 /
-     * 1.01 / 0.93× under C1 in the same mode of the machine, start-up about 7 s against 3
-     * (docs/PERFORMANCE.md, session 19). Jobs on several hosts keep C1: there the
-     * warm-up's phase over the sockets ends after 1 s and their first passes were slower.
-     *
-     * @param warmsUp whether the ranks run the JIT warm-up ({@link #warmsUp})
+     * every branch instead of betting on the ones it saw, so a branch or type the warm-up never met
+     * does not throw compiled code away mid-run), the warm-up given up to
+     * {@link #STEADY_WARM_UP_BUDGET_MS} for the compilers to finish. 8 ranks on 2 cores: halo3d
+     * 0.82 / 0.48 / 0.79 / 0.75× Open MPI at N = 16 / 32 / 64 / 128 against 1.14 / 0.59 / 1.01 /
+     * 0.93× under C1 in the same mode of the machine, but start-up about 7 s against 3, and a
+     * program's own code runs through C1's profiling tier first (Jacobi3D, 200 iterations: 600–630
+     * against 430–480 µs each; 2,000: 274–287 against 305–318) — docs/PERFORMANCE.md, session 19.
      */
-    static List<String> jitFlags(String jit, int ranks, int cores, boolean warmsUp) {
+    static List<String> jitFlags(String jit, int ranks, int cores) {
         // the property tells the library's copies that they run on C1 (Packer.SMALL_COPY)
         List<String> c1 = List.of("-XX:TieredStopAtLevel=1", "-D" + Packer.C1_PROPERTY + "=true");
-        List<String> steady = List.of("-XX:PerMethodTrapLimit=0", "-XX:PerBytecodeTrapLimit=0",
-            "-Dhympj.warmup.budgetMs=" + STEADY_WARM_UP_BUDGET_MS);
         switch (jit) {
             case "c1":
                 return c1;
             case "tiered":
                 return List.of();
             case "steady":
-                return steady;
+                return List.of("-XX:PerMethodTrapLimit=0", "-XX:PerBytecodeTrapLimit=0",
+                    "-Dhympj.warmup.budgetMs=" + STEADY_WARM_UP_BUDGET_MS);
             case "auto":
-                return ranks <= cores ? List.of() : warmsUp ? steady : c1;
+                return ranks > cores ? c1 : List.of();
             default:
                 throw new IllegalArgumentException("--jit must be auto, c1, tiered or steady, was '" + jit + "'");
         }
-    }
-
-    /**
-     * Whether the ranks of {@code spec} run the JIT warm-up before the program (as ShmMpj decides
-     * it: --warm-up on, natively, untraced, two-sided) on one host ({@link #jitFlags}).
-     */
-    static boolean warmsUp(LaunchSpec spec) {
-        return spec.warmUp.equals("on") && spec.model.equals("none") && !spec.trace && spec.p2p.equals("twosided")
-            && !spec.multiHost();
     }
 
     static String javaCommand() {
@@ -129,7 +117,7 @@ public final class Launcher {
             throw new IllegalArgumentException("no main class given");
         }
         // --idle was checked by LaunchSpec.idle
-        jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors(), warmsUp(spec)); // checks --jit first
+        jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()); // checks --jit first
         if (spec.multiHost()) {
             return MultiHostLauncher.run(spec);
         }
@@ -214,7 +202,7 @@ public final class Launcher {
         }
         cmd.add(javaCommand());
         cmd.addAll(flags);
-        cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors(), warmsUp(spec)));
+        cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
         cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
         // the CPUs this host's ranks share: a rank bound to one CPU sees only that one
         cmd.add("-D" + Cores.PROPERTY + "=" + (cpus != null ? cpus.length : Runtime.getRuntime().availableProcessors()));

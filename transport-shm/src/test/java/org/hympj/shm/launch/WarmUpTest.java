@@ -39,7 +39,7 @@ class WarmUpTest {
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void onByDefaultAndLeavesNothingForTheProgram() throws Exception {
-        for (int np : new int[] {2, 3}) { // a core per rank (tiered) and oversubscribed (steady) on 2 cores
+        for (int np : new int[] {2, 3}) { // a core per rank (C2) and oversubscribed (C1) on 2 cores
             JobResult r = run(np, null);
             for (int rank = 0; rank < np; rank++) {
                 Matcher m = REPORT.matcher(r.allOutput());
