@@ -512,11 +512,6 @@ public final class Compare {
         modes.put(round + "|" + what, mode(idle.far(FAR_NS)));
     }
 
-    /** Notes a trip taken before the launch only (tests). */
-    void trip(int round, String what, double ns) {
-        trip(round, what, new Quiet.Idle(1, 0, true, ns));
-    }
-
     private static int mode(Boolean far) {
         return far == null ? CHANGED : far ? FAR : NEAR;
     }

@@ -222,7 +222,7 @@ public final class Quiet implements AutoCloseable {
             return new Idle(fraction, waitedSeconds, quiet, coreToCoreNs, ns);
         }
 
-        /** Whether the trips before and after the launch put the CPUs far apart (above {@code farNs}); null when they disagree. */
+        /** Whether the trips before and after the launch put the CPUs far apart (above {@code farNs}); null when they disagree or none was taken. */
         public Boolean far(double farNs) {
             if (Double.isNaN(coreToCoreNs)) {
                 return null;

@@ -145,8 +145,8 @@ class CompareTest {
             boolean far = rep > 2; // rounds 3 and 4 ran far apart, for both systems
             c.addRow("openmpi-c,pingpong,blocking,8," + rep + "," + (far ? 0.36 : 0.12) + ",us");
             c.addRow("hympj,pingpong-blocking,heap,8," + rep + "," + (far ? 0.33 : 0.14) + ",us");
-            c.trip(rep, "openmpi", far ? 210 : 40);
-            c.trip(rep, "hympj heap", far ? 205 : 35);
+            c.trip(rep, "openmpi", new Quiet.Idle(1, 0, true, far ? 210 : 40));
+            c.trip(rep, "hympj heap", new Quiet.Idle(1, 0, true, far ? 205 : 35));
         }
         // round 5: near before HyMPJ's launch, far after it (its figure a far one): in neither mode
         c.addRow("openmpi-c,pingpong,blocking,8,5,0.11,us");
@@ -158,7 +158,7 @@ class CompareTest {
         // one mode only: no table (nothing to split)
         Compare one = new Compare(o);
         one.addRow("hympj,pingpong-blocking,heap,8,1,0.14,us");
-        one.trip(1, "hympj heap", 40);
+        one.trip(1, "hympj heap", new Quiet.Idle(1, 0, true, 40));
         assertEquals("", one.modeTable(List.of(8L), cols, 3));
     }
 

@@ -132,8 +132,11 @@ public final class ShmMpj extends Mpj {
         }
     }
 
+    /** The system property that sets the longest a rank's JIT warm-up may take, in ms (--jit steady sets it). */
+    public static final String WARM_UP_BUDGET_PROPERTY = "hympj.warmup.budgetMs";
+
     /** The longest a rank's JIT warm-up may take (the launcher's --warm-up). */
-    private static final long WARM_UP_BUDGET_NS = Long.getLong("hympj.warmup.budgetMs", 2_000L) * 1_000_000L;
+    private static final long WARM_UP_BUDGET_NS = Long.getLong(WARM_UP_BUDGET_PROPERTY, 2_000L) * 1_000_000L;
 
     /**
      * Whether this rank warms its paths up before the program starts ({@link org.hympj.shm.pml.WarmUp}):

@@ -98,7 +98,7 @@ public final class Launcher {
                 return List.of();
             case "steady":
                 return List.of("-XX:PerMethodTrapLimit=0", "-XX:PerBytecodeTrapLimit=0",
-                    "-Dhympj.warmup.budgetMs=" + STEADY_WARM_UP_BUDGET_MS);
+                    "-D" + ShmMpj.WARM_UP_BUDGET_PROPERTY + "=" + STEADY_WARM_UP_BUDGET_MS);
             case "auto":
                 return ranks > cores ? c1 : List.of();
             default:

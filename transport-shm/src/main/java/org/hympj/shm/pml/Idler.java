@@ -125,8 +125,9 @@ public final class Idler {
                 // and GC threads get the core (long spins starved C2: minutes of warm-up). The spin
                 // has no PAUSE: a pass that finds nothing goes straight to the next, so a packet is
                 // seen as soon as its line arrives (2-rank 8-byte ping-pong with the vCPUs near each
-                // other 0.090-0.095 us against 0.110-0.116 with Agrona's back-off, whose PAUSE per
-                // empty pass is 2,000 spins' worth of time at 500: docs/PERFORMANCE.md, session 19)
+                // other 0.090-0.095 us against 0.110-0.116 with Agrona's back-off and its PAUSE per
+                // empty pass; 2,000 plain passes last about as long as its 500: docs/PERFORMANCE.md,
+                // session 19)
                 return new SpinYieldParkIdleStrategy(AUTO_SPINS, 10_000, 10_000, 1_000_000);
             default:
                 throw new IllegalArgumentException("idle policy must be auto, spin, yield, backoff or "
