@@ -332,10 +332,36 @@ public final class Bench {
         if (o.driverIdle != null) {
             spec.driverIdle(o.driverIdle);
         }
+        if (!"lazy".equals(o.loopCompile)) {
+            for (String j : timedLoopFlags(def.timedLoops())) {
+                spec.jvmArg(j);
+            }
+        }
         for (String j : o.jvmArgs) {
             spec.jvmArg(j);
         }
         return spec;
+    }
+
+    /**
+     * HotSpot flags that compile {@code methods} (patterns {@code package/Class.method}) within a
+     * benchmark's warm-up batch ({@link BenchDef#withTimedLoops}): compile thresholds scaled to 1 %
+     * (an on-stack compile after 600 back-edges, C2's after 400 more: about 1,000 of the 8-byte
+     * size's 5,000 warm-up iterations) and the compile awaited by the thread that asked for it, so
+     * that it ends in the warm-up batch instead of landing in a timed one (a background C2 compile
+     * takes 10–30 ms on two busy cores, longer than a 2–6 ms batch; docs/PERFORMANCE.md).
+     */
+    static List<String> timedLoopFlags(List<String> methods) {
+        List<String> flags = new ArrayList<>();
+        if (methods.isEmpty()) {
+            return flags;
+        }
+        flags.add("-XX:CompileCommand=quiet");
+        for (String m : methods) {
+            flags.add("-XX:CompileCommand=CompileThresholdScaling," + m + ",0.01");
+            flags.add("-XX:CompileCommand=BackgroundCompilation," + m + ",false");
+        }
+        return flags;
     }
 
     /**

@@ -41,6 +41,11 @@ public final class BenchDef {
     private String algoOption;
     /** The timing model when no {@code --model} is given (null: native). */
     private String defaultModel;
+    /**
+     * The rank program's methods that hold its timed loops, as HotSpot's method patterns
+     * ({@code package/Class.method}): compiled during their warm-up batch (see {@link #withTimedLoops}).
+     */
+    private List<String> timedLoops = List.of();
 
     public BenchDef(String name, String description, Class<?> rankClass, List<String> modeArgs, int np, String csvTest,
                     List<Long> defaultSizes, String defaultBuffers, Duration defaultTimeout, SegmentNeed segmentNeed) {
@@ -70,27 +75,21 @@ public final class BenchDef {
     public BenchDef withRanksAsSizes() {
         BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, true, algorithms, anchorScript);
-        d.algoOption = algoOption;
-        d.defaultModel = defaultModel;
-        return d;
+        return carry(d);
     }
 
     /** The same benchmark with variants chosen by {@code --algo} (the rank program gets {@code MODE=ALGO}). */
     public BenchDef withAlgorithms(List<String> algos) {
         BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, sizeIsRanks, algos, anchorScript);
-        d.algoOption = algoOption;
-        d.defaultModel = defaultModel;
-        return d;
+        return carry(d);
     }
 
     /** The same benchmark compared against another anchor script (a path relative to HYMPJ_HOME). */
     public BenchDef withAnchor(String script) {
         BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, sizeIsRanks, algorithms, script);
-        d.algoOption = algoOption;
-        d.defaultModel = defaultModel;
-        return d;
+        return carry(d);
     }
 
     /** The same benchmark whose {@code --algo} values also set a launcher option: "sched" or "p2p". */
@@ -113,8 +112,35 @@ public final class BenchDef {
     private BenchDef copy() {
         BenchDef d = new BenchDef(name, description, rankClass, modeArgs, np, csvTest, defaultSizes, defaultBuffers,
             defaultTimeout, segmentNeed, sizeIsRanks, algorithms, anchorScript);
+        return carry(d);
+    }
+
+    /**
+     * The same benchmark whose timed loops sit in {@code methods} (HotSpot method patterns,
+     * {@code package/Class.method}). A loop that runs a few thousand times per batch stays in the
+     * interpreter until HotSpot compiles it after 60,000 back-edges: a whole 8-byte ping-pong size
+     * (55,000 iterations) would then time the loop's bytecodes between the library's compiled calls,
+     * about 20 ns of a 100 ns one-way trip, where the C anchor's loop is compiled code. So, unless
+     * {@code --loop-compile lazy}, these methods are compiled within the warm-up batch that precedes
+     * the timed ones (their compile thresholds scaled down, the compile awaited by the running thread);
+     * what is timed and how often stays the anchor's.
+     */
+    public BenchDef withTimedLoops(String... methods) {
+        BenchDef d = copy();
+        d.timedLoops = List.of(methods);
+        return d;
+    }
+
+    /** The methods holding the rank program's timed loops (empty: none named). */
+    public List<String> timedLoops() {
+        return timedLoops;
+    }
+
+    /** {@code d} with this definition's settings that the constructor does not take. */
+    private BenchDef carry(BenchDef d) {
         d.algoOption = algoOption;
         d.defaultModel = defaultModel;
+        d.timedLoops = timedLoops;
         return d;
     }
 

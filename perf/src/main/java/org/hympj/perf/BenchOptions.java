@@ -16,6 +16,12 @@ public final class BenchOptions {
     public String idle;
     /** mpjrun --jit (null: the launcher's default, auto). */
     public String jit;
+    /**
+     * {@code --loop-compile warm-up|lazy}: whether the rank program's timed loops
+     * ({@link BenchDef#timedLoops}) are compiled during their warm-up batch (null: warm-up) or when
+     * HotSpot would by itself.
+     */
+    public String loopCompile;
     /** mpjrun --warm-up (null: the launcher's default, on). */
     public String warmUp;
     /** mpjrun --bind-to (null: the launcher's default, none). */
@@ -93,6 +99,9 @@ public final class BenchOptions {
         "  --compute-scale F     virtual clock: CPU time between library calls counts F times (default 0 here:",
         "                        the benchmarks time communication, as the simulator does; mpjrun's default is 1)",
         "  --time-dilation D     the launcher's time dilation under a model (--clock wall; default: its own)",
+        "  --loop-compile warm-up|lazy  warm-up (default): the rank program's own timed loop (pingpong, persistent)",
+        "                        is compiled by HotSpot during the warm-up batch before the timed ones; lazy: after",
+        "                        60,000 back-edges, as HotSpot would (an 8-byte size's loop then runs interpreted)",
         "  --quiet F             before each launch wait until the CPUs are F idle (0..1, over 1 s; 0: do not",
         "                        wait; hympj-bench default 0, hympj-compare default 0.9), at most --quiet-wait SEC",
         "                        (default 60). Every launch holds the lock /tmp/hympj-bench.lock (waits for it at",
@@ -182,6 +191,12 @@ public final class BenchOptions {
                 quiet = Double.parseDouble(value(argv, i + 1, a));
                 if (quiet < 0 || quiet > 1) {
                     throw new IllegalArgumentException("--quiet expects a fraction 0..1, got " + quiet);
+                }
+                return i + 1;
+            case "--loop-compile":
+                loopCompile = value(argv, i + 1, a);
+                if (!loopCompile.equals("warm-up") && !loopCompile.equals("lazy")) {
+                    throw new IllegalArgumentException("--loop-compile expects warm-up or lazy, got " + loopCompile);
                 }
                 return i + 1;
             case "--quiet-wait":
@@ -344,6 +359,8 @@ public final class BenchOptions {
         o.localHosts = localHosts;
         o.coll = coll;
         o.driverIdle = driverIdle;
+        o.netDriver = netDriver;
+        o.loopCompile = loopCompile;
         o.launchPerPolicy = launchPerPolicy;
         o.pattern = pattern;
         o.preposted = preposted;

@@ -23,13 +23,16 @@ public final class Benchmarks {
     /** S3's vertical level counts, scale-les3's default sizes. */
     public static final List<Long> SCALE_LES3_KS = List.of(60L, 70L, 80L, 109L, 218L, 327L, 436L, 545L, 654L, 763L, 872L);
 
+    /** The ping-pong program's timed loops (HotSpot method patterns), one per mode. */
+    private static final String[] PING_PONG_LOOPS = {"org/hympj/perf/PingPong.blocking", "org/hympj/perf/PingPong.persistent"};
+
     static {
         register(new BenchDef("pingpong", "half round-trip latency, blocking send/recv, 2 ranks (us)",
             PingPong.class, List.of("blocking"), 2, "pingpong-blocking", LATENCY_SIZES, "both",
-            Duration.ofSeconds(300), Benchmarks::twoBuffers));
+            Duration.ofSeconds(300), Benchmarks::twoBuffers).withTimedLoops(PING_PONG_LOOPS));
         register(new BenchDef("persistent", "half round-trip latency, sendInit/recvInit + startAll/waitAll, 2 ranks (us)",
             PingPong.class, List.of("persistent"), 2, "pingpong-persistent", LATENCY_SIZES, "both",
-            Duration.ofSeconds(300), Benchmarks::twoBuffers));
+            Duration.ofSeconds(300), Benchmarks::twoBuffers).withTimedLoops(PING_PONG_LOOPS));
         register(new BenchDef("bw", "window-64 streaming bandwidth, isend/irecv + 4-byte ack, 2 ranks (MB/s)",
             Bandwidth.class, List.of(), 2, "bw-window64", List.of(4096L, 65536L, 1048576L, 4194304L), "both",
             Duration.ofSeconds(300), (sizes, kinds) -> kinds.contains(BufferKind.SEGMENT) ? max(sizes) + 4096 : 0));

@@ -1032,6 +1032,7 @@ public final class Compare {
             .append(bench.np > 0 ? " --np " + bench.np : "")
             .append(bench.algo != null ? " --algo " + bench.algo : "")
             .append(bench.buffers != null ? " --buffers " + bench.buffers : "")
+            .append(bench.loopCompile != null ? " --loop-compile " + bench.loopCompile : "")
             .append(bench.launcherOptions().isEmpty() ? "" : " " + String.join(" ", bench.launcherOptions()))
             .append(sizeArgs).append("`; raw rows: `").append(relative(csv)).append("`.\n");
         if (bench.jvmArgs.contains("-D" + "hympj.perf.prepass=true")) {
@@ -1039,11 +1040,30 @@ public final class Compare {
                 .append("once, untimed and discarded (JIT pre-pass, `-Dhympj.perf.prepass=true`); what is timed is ")
                 .append("unchanged. Open MPI (compiled C) has no such warm-up to do.\n");
         }
+        if (!def.timedLoops().isEmpty()) {
+            b.append("- **The rank program's own timed loop** (").append(methods(def.timedLoops())).append(") ")
+                .append("lazy".equals(bench.loopCompile)
+                    ? "was compiled when HotSpot chose to (`--loop-compile lazy`: after 60,000 back-edges, so an "
+                        + "8-byte size's 55,000 iterations ran it in the interpreter)"
+                    : "was compiled by HotSpot during the warm-up batch before the timed ones (`--loop-compile "
+                        + "warm-up`: its compile thresholds scaled to 1 %, the compile awaited), as the C anchor's loop "
+                        + "is compiled code; the library's code and what is timed are unchanged")
+                .append(".\n");
+        }
         if (stopped != null) {
             b.append("- **STOPPED EARLY** after round ").append(completed).append(" of ").append(rounds).append(": ")
                 .append(stopped).append(".\n");
         }
         b.append('\n').append(table);
+        return b.toString();
+    }
+
+    /** HotSpot method patterns as the docs name them: {@code `Class.method`}, comma-separated. */
+    static String methods(List<String> patterns) {
+        StringBuilder b = new StringBuilder();
+        for (String m : patterns) {
+            b.append(b.length() == 0 ? "" : ", ").append('`').append(m.substring(m.lastIndexOf('/') + 1)).append('`');
+        }
         return b.toString();
     }
 

@@ -155,6 +155,7 @@ public final class PingPong {
             for (int bch = -1; bch < Rows.NBATCH; bch++) {
                 int n = bch < 0 ? warm : per;
                 comm.barrier();
+                long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
                 long t0 = System.nanoTime();
                 if (rank == 0) {
                     // pre-post the reply receive, start the send: Startall/Waitall
@@ -175,6 +176,7 @@ public final class PingPong {
                 if (bch >= 0) {
                     bt[bch] = el * 1e-3 / (2.0 * per);
                 }
+                Rows.batch("persistent", size, bch, el * 1e-3 / (2.0 * n), jit);
             }
         } finally {
             rr.free();

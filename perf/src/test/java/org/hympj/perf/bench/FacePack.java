@@ -38,8 +38,12 @@ public class FacePack {
     @Param({"16", "64"})
     public int n;
 
-    /** Where the block and the packed face live: {@code heap} (Java arrays) or {@code shm} (a mapped file in /dev/shm, as a segment buffer). */
-    @Param({"heap", "shm"})
+    /**
+     * Where the block and the packed face live: {@code heap} (Java arrays), {@code shm} (both in a mapped
+     * file in /dev/shm, as a segment buffer packed into a ring record), or {@code heap-shm} (the block an
+     * array, the face in the mapped file: a heap field packed into a ring record, as halo3d from arrays).
+     */
+    @Param({"heap", "shm", "heap-shm"})
     public String memory;
 
     private final Packer packer = new Packer();
@@ -62,7 +66,7 @@ public class FacePack {
             block[i] = i;
         }
         flat = new double[n * n];
-        if (memory.equals("shm")) {
+        if (!memory.equals("heap")) {
             long bytes = 8L * block.length + 8L * flat.length;
             try {
                 file = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "hympj-facepack-", ".seg");
@@ -73,12 +77,18 @@ public class FacePack {
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            blockBase = null;
-            blockAddr = org.agrona.BufferUtil.address(mapped);
+            long mappedAddr = org.agrona.BufferUtil.address(mapped);
             flatBase = null;
-            flatAddr = blockAddr + 8L * block.length;
-            for (int i = 0; i < block.length; i++) {
-                UnsafeApi.putDouble(blockAddr + 8L * i, i);
+            flatAddr = mappedAddr + 8L * block.length;
+            if (memory.equals("shm")) {
+                blockBase = null;
+                blockAddr = mappedAddr;
+                for (int i = 0; i < block.length; i++) {
+                    UnsafeApi.putDouble(blockAddr + 8L * i, i);
+                }
+            } else {
+                blockBase = block;
+                blockAddr = DOUBLE_BASE;
             }
         } else {
             blockBase = block;

@@ -354,6 +354,11 @@ public final class LaunchSpec {
         return this;
     }
 
+    /** The extra JVM arguments every rank gets, in order (a read-only view). */
+    public List<String> jvmArgs() {
+        return java.util.Collections.unmodifiableList(jvmArgs);
+    }
+
     public LaunchSpec env(String k, String v) {
         this.env.put(k, v);
         return this;
