@@ -693,6 +693,85 @@ public final class Compare {
         return b.toString();
     }
 
+    /**
+     * Ratios paired by round: each round's HyMPJ launch ÷ the same round's Open MPI launch (the two
+     * ran back to back, so mostly in the same mode of the machine), median over the rounds and, in
+     * brackets, the worst round. Where the two systems' launches fell into the machine's modes in
+     * different proportions, the ratio of the medians compares one mode with another; this one does
+     * not. Empty when fewer than two rounds have both figures.
+     *
+     * @param columns label → {system, test, variant}, the anchor's first
+     */
+    String pairedTable(List<Long> sizes, Map<String, String[]> columns, boolean lowerIsBetter) {
+        String[] anchor = null;
+        Map<String, String[]> hympj = new LinkedHashMap<>();
+        for (Map.Entry<String, String[]> c : columns.entrySet()) {
+            if (c.getValue()[0].equals(ANCHOR_SYSTEM)) {
+                anchor = c.getValue();
+            } else {
+                hympj.put(c.getKey(), c.getValue());
+            }
+        }
+        if (anchor == null || hympj.isEmpty()) {
+            return "";
+        }
+        StringBuilder body = new StringBuilder();
+        boolean any = false;
+        for (long s : sizes) {
+            body.append("| ").append(sizeLabel(bench.name, s));
+            for (String[] k : hympj.values()) {
+                List<Double> ratios = pairedRatios(k, anchor, s);
+                if (ratios.size() < 2) {
+                    body.append(" | —");
+                    continue;
+                }
+                any = true;
+                double worst = lowerIsBetter ? java.util.Collections.max(ratios) : java.util.Collections.min(ratios);
+                body.append(" | ").append(fmtRatio(Rows.median(ratios))).append(" (").append(fmtRatio(worst))
+                    .append(", ").append(ratios.size()).append(')');
+            }
+            body.append(" |\n");
+        }
+        if (!any) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("Paired by round (each round's HyMPJ launch ÷ the same round's Open MPI launch, run back to back: ")
+            .append("median over the rounds; in brackets the worst round and the number of rounds):\n\n| size");
+        for (String h : hympj.keySet()) {
+            b.append(" | ratio ").append(h.replaceFirst("^HyMPJ ", ""));
+        }
+        b.append(" |\n|---");
+        for (int i = 0; i < hympj.size(); i++) {
+            b.append("|---:");
+        }
+        return b.append("|\n").append(body).toString();
+    }
+
+    /** HyMPJ ÷ Open MPI per round that has both figures at {@code size}. */
+    private List<Double> pairedRatios(String[] k, String[] anchor, long size) {
+        Map<Integer, Double> ours = new java.util.TreeMap<>();
+        Map<Integer, Double> theirs = new java.util.TreeMap<>();
+        for (Row r : rows) {
+            if (r.size != size || !r.test.equals(r.system.equals(ANCHOR_SYSTEM) ? anchor[1] : k[1])) {
+                continue;
+            }
+            if (r.system.equals(k[0]) && r.variant.equals(k[2])) {
+                ours.put(r.rep, r.value);
+            } else if (r.system.equals(anchor[0]) && r.variant.equals(anchor[2])) {
+                theirs.put(r.rep, r.value);
+            }
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<Integer, Double> e : ours.entrySet()) {
+            Double a = theirs.get(e.getKey());
+            if (a != null && a > 0) {
+                ratios.add(e.getValue() / a);
+            }
+        }
+        return ratios;
+    }
+
     /** The spread table's columns: Open MPI, then each HyMPJ variant measured. */
     Map<String, String[]> spreadColumns(BenchDef def, List<String> variants) {
         String[] ak = anchorKey(def);
@@ -849,6 +928,10 @@ public final class Compare {
             labels.add(k.label());
         }
         b.append('\n').append(spreadTable(sizes, spreadColumns(def, labels), lower, dec));
+        String paired = pairedTable(sizes, spreadColumns(def, labels), lower);
+        if (!paired.isEmpty()) {
+            b.append('\n').append(paired);
+        }
         String modes = modeTable(sizes, spreadColumns(def, labels), dec);
         if (!modes.isEmpty()) {
             b.append('\n').append(modes);
@@ -931,6 +1014,10 @@ public final class Compare {
             b.append(" |\n");
         }
         b.append('\n').append(spreadTable(sizes, spreadColumns(def, vs), Targets.lowerIsBetter(bench.name), dec));
+        String paired = pairedTable(sizes, spreadColumns(def, vs), Targets.lowerIsBetter(bench.name));
+        if (!paired.isEmpty()) {
+            b.append('\n').append(paired);
+        }
         String modes = modeTable(sizes, spreadColumns(def, vs), dec);
         if (!modes.isEmpty()) {
             b.append('\n').append(modes);

@@ -134,6 +134,31 @@ class CompareTest {
     }
 
     @Test
+    void ratiosPairedByRoundCompareLaunchesThatRanBackToBack() {
+        BenchOptions o = new BenchOptions();
+        o.name = "persistent";
+        Compare c = new Compare(o);
+        // Open MPI got the fast mode in rounds 1-2, HyMPJ only in round 1: the ratio of the medians
+        // (0.30 / 0.16) says 1.9 though every round's HyMPJ launch was faster than its neighbour
+        double[] mpi = {0.16, 0.16, 0.62, 0.62, 0.62};
+        double[] ours = {0.09, 0.30, 0.29, 0.30, 0.31};
+        for (int rep = 1; rep <= 5; rep++) {
+            c.addRow("openmpi-c,pingpong-persistent,default,8," + rep + "," + mpi[rep - 1] + ",us");
+            c.addRow("hympj,pingpong-persistent,heap,8," + rep + "," + ours[rep - 1] + ",us");
+        }
+        c.addRow("hympj,pingpong-persistent,heap,4096,1,0.5,us"); // one round only: no pairing
+        c.addRow("openmpi-c,pingpong-persistent,default,4096,1,1.0,us");
+        Map<String, String[]> cols = new java.util.LinkedHashMap<>();
+        cols.put("Open MPI", new String[] {"openmpi-c", "pingpong-persistent", "default"});
+        cols.put("HyMPJ heap", new String[] {"hympj", "pingpong-persistent", "heap"});
+        String t = c.pairedTable(List.of(8L, 4096L), cols, true);
+        // per round 0.56, 1.88, 0.47, 0.48, 0.50: median 0.50, worst 1.88
+        assertTrue(t.contains("| 8 B | 0.50 (1.88, 5) |"), t);
+        assertTrue(t.contains("| 4 KB | — |"), t);
+        assertEquals("", c.pairedTable(List.of(4096L), cols, true));
+    }
+
+    @Test
     void launchesSplitByTheMachinesMode() {
         BenchOptions o = new BenchOptions();
         o.name = "pingpong";
