@@ -1109,7 +1109,9 @@ public final class Compare {
                 : ", launcher options `" + String.join(" ", bench.launcherOptions()) + "`")
             .append(".\n");
         String lib = System.getenv("HYMPJ_LIB");
-        b.append("- **Command**: `").append(lib == null || lib.isEmpty() ? "" : "HYMPJ_LIB=" + lib + " ")
+        String btl = System.getenv("OMPI_BTL");
+        b.append("- **Command**: `").append(btl == null || btl.isBlank() ? "" : "OMPI_BTL=" + btl.trim() + " ")
+            .append(lib == null || lib.isEmpty() ? "" : "HYMPJ_LIB=" + lib + " ")
             .append("bin/hympj-compare ").append(bench.name).append(" --rounds ").append(rounds)
             .append(bench.timeout != null ? " --timeout " + bench.timeout.toSeconds() : "")
             .append(bench.quiet != DEFAULT_QUIET ? " --quiet " + fmtNum(bench.quiet) : "")
@@ -1210,7 +1212,13 @@ public final class Compare {
             return "Open MPI (version unknown)";
         }
         String first = v.lines().findFirst().orElse("").trim();
-        return first.replace("mpirun (Open MPI)", "Open MPI").trim() + " (C, ob1 + vader, as the anchor script runs it)";
+        return first.replace("mpirun (Open MPI)", "Open MPI").trim() + " (C, " + openMpiTransport(System.getenv("OMPI_BTL"))
+            + ", as the anchor script runs it)";
+    }
+
+    /** Open MPI's transports as the anchor script picks them: vader unless {@code OMPI_BTL} names others. */
+    static String openMpiTransport(String btl) {
+        return btl == null || btl.isBlank() ? "ob1 + vader" : "ob1, btl " + btl.trim() + " from OMPI_BTL";
     }
 
     /** Which HyMPJ was measured: the source tree of the jars on the class path, its git commit and state. */

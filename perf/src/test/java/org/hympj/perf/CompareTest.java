@@ -159,6 +159,13 @@ class CompareTest {
     }
 
     @Test
+    void openMpisTransportIsWhatTheAnchorScriptRuns() {
+        assertEquals("ob1 + vader", Compare.openMpiTransport(null));
+        assertEquals("ob1 + vader", Compare.openMpiTransport(" "));
+        assertEquals("ob1, btl self,tcp from OMPI_BTL", Compare.openMpiTransport("self,tcp"));
+    }
+
+    @Test
     void launchesSplitByTheMachinesMode() {
         BenchOptions o = new BenchOptions();
         o.name = "pingpong";
