@@ -4,6 +4,7 @@ import java.util.List;
 import org.hympj.api.Comm;
 import org.hympj.api.Datatype;
 import org.hympj.api.Mpj;
+import org.hympj.api.Op;
 import org.hympj.api.PersistentRequest;
 import org.hympj.api.Request;
 import org.hympj.api.SegmentBuffer;
@@ -17,8 +18,8 @@ import org.hympj.api.SegmentBuffer;
  * ({@code DOUBLE.vector(N, N, N*N)}), k-faces element-strided ({@code DOUBLE.vector(N*N, 1, N)}),
  * received into six contiguous N*N ghost buffers. 12 persistent requests, loop
  * {@code Request.startAll} + {@code Request.waitAll}. Timing: barrier, warm-up, barrier,
- * timed iterations; value = max over ranks of elapsed / iterations in µs (gathered to rank 0
- * with send/recv). The anchor's sanity check (the ghost from the low neighbour in dimension 0
+ * timed iterations; value = max over ranks of elapsed / iterations in µs (reduced onto rank 0
+ * with MAX, as the anchor). The anchor's sanity check (the ghost from the low neighbour in dimension 0
  * equals that neighbour's high i-face) is done on every rank; a wrong value fails the job.
  *
  * <pre>usage (8 ranks): Halo3d ghost REP heap|segment|both N...</pre>
@@ -26,7 +27,6 @@ import org.hympj.api.SegmentBuffer;
  */
 public final class Halo3d {
     static final int[] DIMS = {2, 2, 2};
-    static final int GATHER_TAG = 31_000;
 
     private Halo3d() {
     }
@@ -152,32 +152,26 @@ public final class Halo3d {
         double got = kind == BufferKind.HEAP ? ((double[]) ghost)[0] : ((SegmentBuffer) ghost).getDouble(0);
         double bad = got != expect ? 1 : 0;
 
-        // max over ranks, gathered to rank 0 with send/recv (no reduce yet)
-        double[] mine = {el, bad, got, expect};
-        if (rank != 0) {
-            comm.send(mine, 0, mine.length, Datatype.DOUBLE, 0, GATHER_TAG);
-        } else {
-            double elmax = el;
-            StringBuilder badRanks = new StringBuilder();
-            if (bad != 0) {
-                badRanks.append(" rank 0 got ").append(got).append(" expected ").append(expect).append(';');
-            }
-            double[] other = new double[mine.length];
-            for (int r = 1; r < comm.size(); r++) {
-                comm.recv(other, 0, other.length, Datatype.DOUBLE, r, GATHER_TAG, null);
-                elmax = Math.max(elmax, other[0]);
-                if (other[1] != 0) {
-                    badRanks.append(" rank ").append(r).append(" got ").append(other[2]).append(" expected ")
-                        .append(other[3]).append(';');
-                }
-            }
-            if (badRanks.length() > 0) {
+        // max over ranks onto rank 0, as the anchor's two MPI_Reduce calls: the binomial tree's inner ranks
+        // wait for their children, so ranks that finished first do not go on to the next size's set-up while
+        // others, sharing their cores, still run their last iterations (first pass 9 % slower with a
+        // send/recv gather, which let them: docs/PERFORMANCE.md, session 20)
+        if (bad != 0) {
+            System.err.println("halo3d: rank " + rank + " N=" + n + " (" + kind.label() + " buffers): ghost " + got
+                + ", expected " + expect);
+        }
+        double[] mine = {el, bad};
+        double[] max = new double[2];
+        comm.reduce(mine, 0, max, 0, 1, Datatype.DOUBLE, Op.MAX, 0);
+        comm.reduce(mine, 1, max, 1, 1, Datatype.DOUBLE, Op.MAX, 0);
+        if (rank == 0) {
+            if (max[1] != 0) {
                 // fail loudly: no row for a wrong exchange, and the job exits non-zero
                 throw new IllegalStateException("halo3d data check FAILED for N=" + n + " (" + kind.label()
-                    + " buffers):" + badRanks);
+                    + " buffers): the ranks' messages above say which");
             }
             if (print) {
-                Rows.print(Rows.row("halo3d-" + mode, kind.label(), n, rep, elmax * 1e6 / iters, 2, "us/iter"));
+                Rows.print(Rows.row("halo3d-" + mode, kind.label(), n, rep, max[0] * 1e6 / iters, 2, "us/iter"));
             }
         }
         for (int r = 0; r < nr; r++) {
