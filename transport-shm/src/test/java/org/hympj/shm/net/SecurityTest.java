@@ -25,8 +25,9 @@ class SecurityTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aStraySenderWithoutTheKeyIsRefusedAndTheJobGoesOn(String driver) {
         int np = 4;
-        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, SecurityRank.class).localHosts(2).netDriver(driver),
-            new String[] {"exchange"});
+        // a longer job timeout than the suite's: a stray JVM starts and connects inside the job
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(np, SecurityRank.class).localHosts(2).netDriver(driver)
+            .timeout(java.time.Duration.ofSeconds(150)), new String[] {"exchange"});
         String report = MultiRank.report(r);
         assertEquals(List.of("STRAY sent 2", "STRAY sent 3"), MultiRank.lines(r, 0, "STRAY "), report);
         assertEquals(List.of("STRAY bulk challenge 16 answered, then closed"), MultiRank.lines(r, 2, "STRAY bulk "),

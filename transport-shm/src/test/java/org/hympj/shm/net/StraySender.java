@@ -49,6 +49,11 @@ public final class StraySender {
                     System.out.println("STRAY sent " + victim);
                 }
                 Thread.sleep(1500); // the receivers see the frames and refuse the connection
+                // done: a stray has no goodbyes to give, and an orderly close (BYEs behind refused connections, the
+                // driver's shutdown) took most of a loaded CI run's 60 s job timeout once; its files go, then it stops
+                System.out.flush();
+                org.agrona.IoUtil.delete(dir.toFile(), true);
+                Runtime.getRuntime().halt(0);
             }
         }
     }
