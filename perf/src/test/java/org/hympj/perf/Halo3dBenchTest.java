@@ -1,0 +1,58 @@
+package org.hympj.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hympj.shm.launch.JobResult;
+import org.hympj.shm.launch.LaunchSpec;
+import org.hympj.shm.launch.Launcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code hympj-bench halo3d} through the launcher (8 ranks, heap and segment, two small N, the
+ * anchor's counts divided by 20): every rank's ghost check passed (else the job fails), the max
+ * over ranks reached rank 0 by {@code reduce} and came out as one row per buffer kind and N in the
+ * anchors' format, nothing left behind. Not a timing test: no figure is compared.
+ */
+class Halo3dBenchTest {
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void printsOneCheckedRowPerKindAndSize() throws java.io.IOException {
+        JobResult r = Launcher.run(LaunchSpec.of(8, Halo3d.class, "ghost", "1", "both", "4", "8")
+            .env("ANCHOR_ITER_DIV", "20").output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(120)));
+        assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
+        assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
+        List<String> rows = new ArrayList<>();
+        for (String line : r.output(0).split("\n")) {
+            if (line.startsWith("hympj,")) {
+                rows.add(line.trim());
+            }
+        }
+        assertEquals(4, rows.size(), r.output(0));
+        int i = 0;
+        for (String kind : new String[] {"heap", "segment"}) {
+            for (String n : new String[] {"4", "8"}) {
+                String[] f = rows.get(i++).split(",");
+                assertEquals("halo3d-ghost", f[1]);
+                assertEquals(kind, f[2]);
+                assertEquals(n, f[3]);
+                assertTrue(Double.parseDouble(f[5]) > 0, String.join(",", f));
+                assertEquals("us/iter", f[6]);
+            }
+        }
+        // no rank reported a wrong ghost, and only rank 0 prints rows
+        for (int rank = 0; rank < 8; rank++) {
+            assertFalse(r.output(rank).contains("halo3d: rank"), r.output(rank));
+            if (rank > 0) {
+                assertFalse(r.output(rank).contains("hympj,halo3d"), r.output(rank));
+            }
+        }
+    }
+}
