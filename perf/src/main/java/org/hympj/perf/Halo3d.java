@@ -19,7 +19,7 @@ import org.hympj.api.SegmentBuffer;
  * received into six contiguous N*N ghost buffers. 12 persistent requests, loop
  * {@code Request.startAll} + {@code Request.waitAll}. Timing: barrier, warm-up, barrier,
  * timed iterations; value = max over ranks of elapsed / iterations in µs (reduced onto rank 0
- * with MAX, as the anchor). The anchor's sanity check (the ghost from the low neighbour in dimension 0
+ * with MAX, as the anchor); then a barrier before the next size's set-up (see {@code run}). The anchor's sanity check (the ghost from the low neighbour in dimension 0
  * equals that neighbour's high i-face) is done on every rank; a wrong value fails the job.
  *
  * <pre>usage (8 ranks): Halo3d ghost REP heap|segment|both N...</pre>
@@ -152,10 +152,8 @@ public final class Halo3d {
         double got = kind == BufferKind.HEAP ? ((double[]) ghost)[0] : ((SegmentBuffer) ghost).getDouble(0);
         double bad = got != expect ? 1 : 0;
 
-        // max over ranks onto rank 0, as the anchor's two MPI_Reduce calls: the binomial tree's inner ranks
-        // wait for their children, so ranks that finished first do not go on to the next size's set-up while
-        // others, sharing their cores, still run their last iterations (first pass 9 % slower with a
-        // send/recv gather, which let them: docs/PERFORMANCE.md, session 20)
+        // max over ranks onto rank 0, as the anchor's two MPI_Reduce calls (a send/recv gather, which let
+        // every rank but 0 go on at once, read the first pass 9 % slower: docs/PERFORMANCE.md, session 20)
         if (bad != 0) {
             System.err.println("halo3d: rank " + rank + " N=" + n + " (" + kind.label() + " buffers): ghost " + got
                 + ", expected " + expect);
@@ -164,6 +162,13 @@ public final class Halo3d {
         double[] max = new double[2];
         comm.reduce(mine, 0, max, 0, 1, Datatype.DOUBLE, Op.MAX, 0);
         comm.reduce(mine, 1, max, 1, 1, Datatype.DOUBLE, Op.MAX, 0);
+        // nobody goes on to the next size's set-up while a rank is still in its timed loop: the reduce
+        // lets its leaves go at once, and their set-up (cold Java: the field's first loop, new persistent
+        // requests, at N = 128 a collection of the young generation) took the cores of ranks still in their
+        // last iterations for milliseconds (loop ends 1.5-9 ms apart, 0.3-0.8 with this barrier; N = 64
+        // 140-170 against 200-215 us: docs/PERFORMANCE.md, session 21). Outside the timed window: the
+        // anchor's C set-up is microseconds, so it needs none.
+        comm.barrier();
         if (rank == 0) {
             if (max[1] != 0) {
                 // fail loudly: no row for a wrong exchange, and the job exits non-zero
