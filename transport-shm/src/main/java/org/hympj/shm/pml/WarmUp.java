@@ -107,6 +107,7 @@ public final class WarmUp {
         // rank of the job decides alike (each pair's messages must match: a rank whose neighbours are
         // both on its host still sends and receives the pair its neighbours on a host boundary do)
         boolean remote = !world.engine.fabric().singleHost();
+        HostRing host = remote ? HostRing.of(world, set.length) : null;
         Request[] pair = new Request[2];
         QuietRounds rounds = new QuietRounds(budgetNanos - (System.nanoTime() - t0));
         try {
@@ -140,6 +141,9 @@ public final class WarmUp {
                             blockingPair(world, sendsFirst, segLargeOut, segLargeIn, LARGE, right, left);
                         }
                     }
+                    if (host != null) {
+                        host.exchange(world, small, back, large, largeBack, segOut, segIn);
+                    }
                 }
                 ringEnd(world, right, left, ringOut, ringIn);
                 if (rounds.ended(world)) {
@@ -150,6 +154,9 @@ public final class WarmUp {
         } finally {
             for (PersistentRequest r : set) {
                 r.free();
+            }
+            if (host != null) {
+                host.free();
             }
             segment.release(mark);
         }
@@ -315,6 +322,73 @@ public final class WarmUp {
      * ranks do them; alone, a sendrecv (to itself a blocking send could wait for a receive never
      * posted, at rendezvous sizes).
      */
+    /**
+     * A job on several hosts: the ranks of each host in a ring of their own, for the shared-memory
+     * paths. On the world's ring a host's first rank takes every message from a rank of another
+     * host, so its receiving side of the host's rings and bulk region was compiled only in the
+     * program: halo3d on 2 hosts × 4 ranks, ranks 0 and 4 compiled {@code EagerProtocol.deliverBulk}
+     * and {@code BulkInbound} in the first N = 64 pass, a C1 thread taking a core for 0.3–0.9 ms
+     * at a time (a scheduler trace, session 21). Null for a host of one rank.
+     */
+    private record HostRing(int right, int left, boolean sendsFirst, PersistentRequest[] set) {
+        static HostRing of(ShmComm world, int setSize) {
+            ShmFabric fabric = world.engine.fabric();
+            int me = world.rank();
+            int count = 0;
+            int index = 0;
+            for (int p = 0; p < world.size(); p++) {
+                if (fabric.local(p)) {
+                    if (p == me) {
+                        index = count;
+                    }
+                    count++;
+                }
+            }
+            if (count < 2) {
+                return null;
+            }
+            int right = -1;
+            int left = -1;
+            for (int p = 0, i = 0; p < world.size(); p++) {
+                if (fabric.local(p)) {
+                    if (i == (index + 1) % count) {
+                        right = p;
+                    }
+                    if (i == (index - 1 + count) % count) {
+                        left = p;
+                    }
+                    i++;
+                }
+            }
+            double[] block = new double[N * N * N];
+            double[] ghosts = new double[N * N];
+            PersistentRequest[] set = {
+                world.recvInit(ghosts, 0, N * N, Datatype.DOUBLE, left, TAG),
+                world.sendInit(block, 0, 1, Datatype.DOUBLE.vector(N, N, N * N), right, TAG),
+            };
+            return new HostRing(right, left, index % 2 == 0, set);
+        }
+
+        /** The shared-memory exchanges of one iteration, on this ring (every rank of the host calls it). */
+        void exchange(ShmComm world, byte[] small, byte[] back, byte[] large, byte[] largeBack, SegmentBuffer segOut,
+                      SegmentBuffer segIn) {
+            world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
+            Request.startAll(set);
+            Request.waitAll(set);
+            blockingPair(world, sendsFirst, large, largeBack, JobConfig.PIPE_FROM, right, left);
+            blockingPair(world, sendsFirst, large, largeBack, BULK, right, left);
+            if (segOut != null) {
+                blockingPair(world, sendsFirst, segOut, segIn, BULK, right, left);
+            }
+        }
+
+        void free() {
+            for (PersistentRequest r : set) {
+                r.free();
+            }
+        }
+    }
+
     private static void blockingPair(ShmComm world, boolean sendsFirst, Object out, Object in, int bytes,
                                      int right, int left) {
         if (world.size() == 1) {

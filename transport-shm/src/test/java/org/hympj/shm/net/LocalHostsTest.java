@@ -95,12 +95,15 @@ class LocalHostsTest {
      * The JIT warm-up that runs before every program by default (the suite turns it off to save
      * time): on 8 ranks of 2 hosts, ranks whose ring neighbours are both on their host and ranks on
      * a host boundary exchange the same messages (in session 14 a warm-up step taken only by the
-     * boundary ranks truncated a 1 MiB message into a 64 KiB receive at start-up).
+     * boundary ranks truncated a 1 MiB message into a 64 KiB receive at start-up). Each host's ranks
+     * also exchange in a ring of their own (WarmUp.HostRing): hosts of 4, 3 and 2 ranks and a host of
+     * one, which has none.
      */
-    @Test
+    @ParameterizedTest(name = "{0} ranks on {1} local hosts")
+    @CsvSource({"8, 2", "7, 2", "5, 3"})
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void theWarmUpRunsOnSeveralHosts() {
-        MultiRank.runAndPass(MultiRank.spec(8, NetRank.class).localHosts(2).warmUp("on"),
+    void theWarmUpRunsOnSeveralHosts(int np, int hosts) {
+        MultiRank.runAndPass(MultiRank.spec(np, NetRank.class).localHosts(hosts).warmUp("on"),
             new String[] {"sizes", "strided", "segment"});
     }
 
