@@ -36,8 +36,9 @@ import org.hympj.shm.job.JobConfig;
  * exchange (bulk eager, and rendezvous at the default limits), the same from buffers in the
  * shared segment when it has room (the receiver's single copy out of the sender's segment:
  * without it a 64 KiB segment ping-pong recompiled for 40 ms in every other batch, 25 µs
- * against 2.6), given back to the segment afterwards — on the world communicator,
- * tag {@link #TAG}, every message received before the program starts (nothing of it can
+ * against 2.6), given back to the segment afterwards; in a job on several hosts, the
+ * shared-memory sizes again on a ring of each host's own ranks ({@link HostRing}) — on the world
+ * communicator, tag {@link #TAG}, every message received before the program starts (nothing of it can
  * match a program's receive). It runs in rounds; after each, the ranks agree (an allreduce)
  * whether every JVM's total compilation time has stood still for {@link #QUIET_ROUNDS} rounds
  * or some rank has used {@code budgetNanos}, so all of them stop after the same round.
@@ -107,7 +108,7 @@ public final class WarmUp {
         // rank of the job decides alike (each pair's messages must match: a rank whose neighbours are
         // both on its host still sends and receives the pair its neighbours on a host boundary do)
         boolean remote = !world.engine.fabric().singleHost();
-        HostRing host = remote ? HostRing.of(world, set.length) : null;
+        HostRing host = remote ? HostRing.of(world) : null;
         Request[] pair = new Request[2];
         QuietRounds rounds = new QuietRounds(budgetNanos - (System.nanoTime() - t0));
         try {
@@ -318,48 +319,32 @@ public final class WarmUp {
     }
 
     /**
-     * Blocking send and receive (even ranks send first, odd ones receive first), as a ping-pong's
-     * ranks do them; alone, a sendrecv (to itself a blocking send could wait for a receive never
-     * posted, at rendezvous sizes).
-     */
-    /**
      * A job on several hosts: the ranks of each host in a ring of their own, for the shared-memory
      * paths. On the world's ring a host's first rank takes every message from a rank of another
      * host, so its receiving side of the host's rings and bulk region was compiled only in the
      * program: halo3d on 2 hosts × 4 ranks, ranks 0 and 4 compiled {@code EagerProtocol.deliverBulk}
      * and {@code BulkInbound} in the first N = 64 pass, a C1 thread taking a core for 0.3–0.9 ms
-     * at a time (a scheduler trace, session 21). Null for a host of one rank.
+     * at a time (a scheduler trace, session 21). A host of one rank has none ({@code of} is null).
      */
     private record HostRing(int right, int left, boolean sendsFirst, PersistentRequest[] set) {
-        static HostRing of(ShmComm world, int setSize) {
+        static HostRing of(ShmComm world) {
             ShmFabric fabric = world.engine.fabric();
-            int me = world.rank();
+            int[] ranks = new int[world.size()]; // this host's ranks, in order
             int count = 0;
             int index = 0;
             for (int p = 0; p < world.size(); p++) {
                 if (fabric.local(p)) {
-                    if (p == me) {
+                    if (p == world.rank()) {
                         index = count;
                     }
-                    count++;
+                    ranks[count++] = p;
                 }
             }
             if (count < 2) {
                 return null;
             }
-            int right = -1;
-            int left = -1;
-            for (int p = 0, i = 0; p < world.size(); p++) {
-                if (fabric.local(p)) {
-                    if (i == (index + 1) % count) {
-                        right = p;
-                    }
-                    if (i == (index - 1 + count) % count) {
-                        left = p;
-                    }
-                    i++;
-                }
-            }
+            int right = ranks[(index + 1) % count];
+            int left = ranks[(index - 1 + count) % count];
             double[] block = new double[N * N * N];
             double[] ghosts = new double[N * N];
             PersistentRequest[] set = {
@@ -389,6 +374,11 @@ public final class WarmUp {
         }
     }
 
+    /**
+     * Blocking send and receive (even ranks send first, odd ones receive first), as a ping-pong's
+     * ranks do them; alone, a sendrecv (to itself a blocking send could wait for a receive never
+     * posted, at rendezvous sizes).
+     */
     private static void blockingPair(ShmComm world, boolean sendsFirst, Object out, Object in, int bytes,
                                      int right, int left) {
         if (world.size() == 1) {
