@@ -19,8 +19,9 @@ import org.hympj.api.SegmentBuffer;
  * received into six contiguous N*N ghost buffers. 12 persistent requests, loop
  * {@code Request.startAll} + {@code Request.waitAll}. Timing: barrier, warm-up, barrier,
  * timed iterations; value = max over ranks of elapsed / iterations in µs (reduced onto rank 0
- * with MAX, as the anchor); then a barrier before the next size's set-up (see {@code run}). The anchor's sanity check (the ghost from the low neighbour in dimension 0
- * equals that neighbour's high i-face) is done on every rank; a wrong value fails the job.
+ * with MAX, as the anchor); then a barrier before the next size's set-up (see {@code run}). The
+ * anchor's sanity check (the ghost from the low neighbour in dimension 0 equals that neighbour's
+ * high i-face) is done on every rank; a wrong value fails the job.
  *
  * <pre>usage (8 ranks): Halo3d ghost REP heap|segment|both N...</pre>
  * env ANCHOR_ITER_DIV=d divides warm-up/iteration counts (min 2/5), as in the anchor.
@@ -165,8 +166,8 @@ public final class Halo3d {
         // nobody goes on to the next size's set-up while a rank is still in its timed loop: the reduce
         // lets its leaves go at once, and their set-up (cold Java: the field's first loop, new persistent
         // requests, at N = 128 a collection of the young generation) took the cores of ranks still in their
-        // last iterations for milliseconds (loop ends 1.5-9 ms apart, 0.3-0.8 with this barrier; N = 64
-        // 140-170 against 200-215 us: docs/PERFORMANCE.md, session 21). Outside the timed window: the
+        // last iterations for milliseconds (loop ends 2.6-9.1 ms apart, 0.3-0.8 with this barrier; N = 64
+        // 143-173 against 198-216 us: docs/PERFORMANCE.md, session 21). Outside the timed window: the
         // anchor's C set-up is microseconds, so it needs none.
         comm.barrier();
         if (rank == 0) {
