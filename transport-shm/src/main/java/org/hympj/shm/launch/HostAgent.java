@@ -134,11 +134,15 @@ public final class HostAgent {
         }
         first = layout.firstRank(host);
         procs = new Process[layout.localCount()];
+        // the ranks that share this machine's cores: this host's, or every group's when --local-hosts
+        // puts them all on one machine (a cluster's 4 hosts x 8 ranks on 8 cores each do not share one)
+        int sharing = spec.groupsOnOneMachine() ? spec.np : layout.localCount();
         List<String> flags = Launcher.jvmFlags();
         try (JobControl control = job.openControl()) {
             for (int i = 0; i < procs.length; i++) {
                 int cpuSlot = spec.bindByJobRank ? first + i : i;
-                procs[i] = Launcher.startRank(spec, job.path(), first + i, cpuSlot, flags, taskset, cpus, workDir);
+                procs[i] = Launcher.startRank(spec, job.path(), first + i, cpuSlot, flags, taskset, cpus, workDir,
+                    sharing);
                 pump(first + i, procs[i].getInputStream(), AgentWire.OUT);
                 pump(first + i, procs[i].getErrorStream(), AgentWire.ERR);
             }

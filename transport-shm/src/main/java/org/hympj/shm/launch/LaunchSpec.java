@@ -48,6 +48,14 @@ public final class LaunchSpec {
      * true for --local-hosts, whose groups share one machine (else every group's first rank took CPU 0).
      */
     boolean bindByJobRank;
+
+    /**
+     * True in a host agent of {@code --local-hosts}: every group's ranks run on this one machine
+     * (the launcher says so by {@link #bindByJobRank}, set exactly then).
+     */
+    boolean groupsOnOneMachine() {
+        return bindByJobRank;
+    }
     String coll = "";
     String route = "auto";
     String routeTable = "";

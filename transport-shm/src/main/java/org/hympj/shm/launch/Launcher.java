@@ -191,9 +191,11 @@ public final class Launcher {
      * Starts rank {@code rank} of the job in {@code jobDir}: its JVM with the library's flags, the
      * JIT of --jit, the spec's JVM arguments, class path, main class and arguments, environment
      * and output handling; bound to CPU {@code cpus[cpuSlot % cpus.length]} when {@code cpus} is given.
+     * {@code sharing}: how many of the job's ranks share this machine's cores (what --jit auto and
+     * the ranks' --idle auto go by: {@link Cores#RANKS_PROPERTY}).
      */
     static Process startRank(LaunchSpec spec, java.nio.file.Path jobDir, int rank, int cpuSlot, List<String> flags,
-                             String taskset, int[] cpus, java.io.File workDir) throws IOException {
+                             String taskset, int[] cpus, java.io.File workDir, int sharing) throws IOException {
         List<String> cmd = new ArrayList<>();
         if (cpus != null) {
             cmd.add(taskset);
@@ -202,10 +204,11 @@ public final class Launcher {
         }
         cmd.add(javaCommand());
         cmd.addAll(flags);
-        cmd.addAll(jitFlags(spec.jit, spec.np, Runtime.getRuntime().availableProcessors()));
+        cmd.addAll(jitFlags(spec.jit, sharing, Runtime.getRuntime().availableProcessors()));
         cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
         // the CPUs this host's ranks share: a rank bound to one CPU sees only that one
         cmd.add("-D" + Cores.PROPERTY + "=" + (cpus != null ? cpus.length : Runtime.getRuntime().availableProcessors()));
+        cmd.add("-D" + Cores.RANKS_PROPERTY + "=" + sharing);
         // Agrona's bounds checks on every ring and buffer access were a third of an 8-byte
         // ping-pong (JFR, docs/PERFORMANCE.md); offsets come from the library, the user's
         // arguments are checked at the call. --jvm-arg -Dagrona.disable.bounds.checks=false
@@ -271,7 +274,7 @@ public final class Launcher {
         }
 
         private Process start(int rank, List<String> flags) throws IOException {
-            Process p = startRank(spec, job.path(), rank, rank, flags, taskset, cpus, null);
+            Process p = startRank(spec, job.path(), rank, rank, flags, taskset, cpus, null, spec.np);
             if (spec.output != LaunchSpec.Output.INHERIT) {
                 pump(rank, p.getInputStream(), System.out);
                 if (spec.output == LaunchSpec.Output.TAG) {

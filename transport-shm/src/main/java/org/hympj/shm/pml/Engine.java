@@ -74,7 +74,8 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.timing = timing;
         this.jobFabric = jobFabric;
         this.defaultHints = CommHints.of(jobFabric);
-        this.idler = new Idler(config, control, rank, launched);
+        int sharing = org.hympj.shm.job.Cores.sharing(fabric.localCount());
+        this.idler = new Idler(config, control, rank, launched, sharing);
         idler.onPeersExited(this::failReceivesFromExited);
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()
             ? VirtualPacing.of(timing, events, fabric.channels(), size, virtualOrder(fabric, timing))
@@ -83,7 +84,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.outbound = new OutboundQueues(fabric);
         Completions completions = new Completions(pacing, events);
         Packer packer = new Packer();
-        boolean sharesCores = Idler.sharesCores(config);
+        boolean sharesCores = Idler.sharesCores(config, sharing);
         this.rendezvous = new RendezvousProtocol(fabric, packer, outbound, completions, pacing, config.bulkBytes,
             !sharesCores);
         EagerProtocol eager = new EagerProtocol(fabric, packer, outbound, completions, rendezvous, pacing,

@@ -59,12 +59,13 @@ public final class Idler {
         void relay(int failedRank, int code);
     }
 
-    Idler(JobConfig config, JobControl control, int rank, boolean launched) {
+    /** @param sharing the ranks that share this host's cores ({@link Cores#sharing}) */
+    Idler(JobConfig config, JobControl control, int rank, boolean launched, int sharing) {
         this.control = control;
         this.config = config;
         this.rank = rank;
         this.launched = launched;
-        this.strategy = strategy(config.idle, config.size, Cores.available());
+        this.strategy = strategy(config.idle, sharing, Cores.available());
         this.peers = new ProcessHandle[config.size];
         // resolved once: ProcessHandle.isAlive() on a kept handle also guards against pid reuse
         this.launcher = launched && config.launcherAlive() ? ProcessHandle.of(config.launcherPid).orElse(null) : null;
@@ -167,11 +168,12 @@ public final class Idler {
     }
 
     /**
-     * True when a rank cannot count on its peers running while it waits: more ranks than cores,
-     * or the launcher counted the local hosts' media drivers in and chose {@link #OVERSUBSCRIBED}.
+     * True when a rank cannot count on its peers running while it waits: more ranks on this host
+     * ({@code sharing}, {@link Cores#sharing}) than cores, or the launcher counted the local hosts'
+     * media drivers in and chose {@link #OVERSUBSCRIBED}.
      */
-    static boolean sharesCores(JobConfig config) {
-        return oversubscribed(config.size) || OVERSUBSCRIBED.equals(config.idle);
+    static boolean sharesCores(JobConfig config, int sharing) {
+        return oversubscribed(sharing) || OVERSUBSCRIBED.equals(config.idle);
     }
 
     void reset() {

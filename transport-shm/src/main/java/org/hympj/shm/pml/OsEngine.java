@@ -182,8 +182,9 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         SegmentBuffer region = segment.alloc(Primitive.BYTE, (int) stagingBytes);
         this.staging = new StagingPool(region.segmentOffset(), stagingBytes);
         int cores = org.hympj.shm.job.Cores.available();
-        this.oversubscribed = Idler.oversubscribed(size);
-        this.appIdle = Idler.strategy(job.config().idle, size, cores);
+        int sharing = org.hympj.shm.job.Cores.sharing(fabric.localCount());
+        this.oversubscribed = Idler.oversubscribed(sharing);
+        this.appIdle = Idler.strategy(job.config().idle, sharing, cores);
         if (timing != null && timing.virtual()) {
             this.vt = new OsVirtualTime(timing.clock(), new OneSidedTiming(timing.model()), size);
             this.noRoom = new boolean[size];

@@ -35,6 +35,8 @@ class LocalHostsTest {
                 char want = hostOf(p, np, hosts) == myHost ? 'L' : 'R';
                 assertEquals(want, peers.charAt(p), "rank " + rank + " sees rank " + p + " as " + peers.charAt(p));
             }
+            // every group runs on this one machine: all the job's ranks share its cores
+            assertEquals(List.of("SHARING " + np), MultiRank.lines(r, rank, "SHARING "), MultiRank.report(r));
             String stats = MultiRank.lines(r, rank, "STATS ").get(0);
             int remote = (int) peers.chars().filter(c -> c == 'R').count();
             int local = np - 1 - remote;

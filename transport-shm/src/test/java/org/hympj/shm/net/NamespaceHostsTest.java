@@ -73,6 +73,8 @@ class NamespaceHostsTest {
         for (int rank = 0; rank < 4; rank++) {
             String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
             assertEquals(rank < 2 ? "LLRR" : "RRLL", peers, MultiRank.report(r));
+            // each host's own ranks share its cores, not the job's 4 (--idle auto, --jit auto)
+            assertEquals(List.of("SHARING 2"), MultiRank.lines(r, rank, "SHARING "), MultiRank.report(r));
             String stats = MultiRank.lines(r, rank, "STATS ").get(0);
             int n = NetRank.SIZES.length;
             assertTrue(stats.contains("net=" + 2 * n) && stats.contains("shm=" + n), stats);

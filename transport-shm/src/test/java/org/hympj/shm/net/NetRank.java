@@ -29,6 +29,8 @@ public final class NetRank {
                 where.append(shm.engine().fabric().local(p) ? 'L' : 'R');
             }
             System.out.println("PEERS " + where);
+            // how many ranks this rank's waiting and JIT took as sharing its host's cores
+            System.out.println("SHARING " + org.hympj.shm.job.Cores.sharing(shm.engine().fabric().localCount()));
             for (int n : SIZES) {
                 for (int d = 1; d < size; d++) {
                     int to = (rank + d) % size;

@@ -91,7 +91,8 @@ public final class StridedPullRank {
             }
             if (selected(args, "pulled")) {
                 if (paired) {
-                    boolean typedPulls = !Idler.sharesCores(((ShmMpj) mpj).config());
+                    boolean typedPulls = !Idler.sharesCores(((ShmMpj) mpj).config(),
+                        org.hympj.shm.job.Cores.sharing(((ShmMpj) mpj).config().size));
                     pulledOnlyWhenEveryRankHasACore(c, peer, typedPulls, 60);
                 }
                 c.barrier();
