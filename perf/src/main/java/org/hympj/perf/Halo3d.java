@@ -79,6 +79,9 @@ public final class Halo3d {
         }
     }
 
+    /** {@code -Dhympj.halo3d.corruptGhostOfRank=R}: rank R spoils its ghost before the check, for the check's own test. */
+    static final int CORRUPT_GHOST_OF_RANK = Integer.getInteger("hympj.halo3d.corruptGhostOfRank", -1);
+
     static void run(Comm comm, BufferKind kind, String mode, int rep, int n, boolean print) {
         int rank = comm.rank();
         long n3l = (long) n * n * n;
@@ -150,6 +153,14 @@ public final class Halo3d {
         // sanity check: ghost from the low neighbour in dim 0 must equal its high i-face
         int lo0 = shift(rank, 0, -1);
         double expect = lo0 + ((long) (n - 1) * n2) * 1e-9;
+        if (rank == CORRUPT_GHOST_OF_RANK) {
+            // the test of the check (Halo3dBenchTest): this rank's ghost as if its face had come wrong
+            if (kind == BufferKind.HEAP) {
+                ((double[]) ghost)[0] = expect + 1;
+            } else {
+                ((SegmentBuffer) ghost).putDouble(0, expect + 1);
+            }
+        }
         double got = kind == BufferKind.HEAP ? ((double[]) ghost)[0] : ((SegmentBuffer) ghost).getDouble(0);
         double bad = got != expect ? 1 : 0;
 
