@@ -2,12 +2,9 @@ package org.hympj.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
@@ -31,23 +28,6 @@ class FacesBenchTest {
             .output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(100)));
         assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
         assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
-        List<String> rows = new ArrayList<>();
-        for (String line : r.output(0).split("\n")) {
-            if (line.startsWith("hympj,")) {
-                rows.add(line.trim());
-            }
-        }
-        assertEquals(4, rows.size(), r.output(0));
-        int i = 0;
-        for (String kind : new String[] {"heap", "segment"}) {
-            for (String n : new String[] {"8", "16"}) {
-                String[] f = rows.get(i++).split(",");
-                assertEquals("face-" + face, f[1]);
-                assertEquals(kind, f[2]);
-                assertEquals(n, f[3]);
-                assertTrue(Double.parseDouble(f[5]) > 0, String.join(",", f));
-                assertEquals("us", f[6]);
-            }
-        }
+        BenchRows.assertOnePerKindAndSize(r, "face-" + face, "us", "8", "16");
     }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.LaunchSpec;
@@ -29,24 +27,7 @@ class Halo3dBenchTest {
             .env("ANCHOR_ITER_DIV", "20").output(LaunchSpec.Output.CAPTURE).timeout(Duration.ofSeconds(120)));
         assertFalse(Files.exists(r.jobDir()), () -> "job directory " + r.jobDir() + " left behind");
         assertEquals(0, r.exitCode(), () -> "job failed: " + r.message() + "\n" + r.allOutput());
-        List<String> rows = new ArrayList<>();
-        for (String line : r.output(0).split("\n")) {
-            if (line.startsWith("hympj,")) {
-                rows.add(line.trim());
-            }
-        }
-        assertEquals(4, rows.size(), r.output(0));
-        int i = 0;
-        for (String kind : new String[] {"heap", "segment"}) {
-            for (String n : new String[] {"4", "8"}) {
-                String[] f = rows.get(i++).split(",");
-                assertEquals("halo3d-ghost", f[1]);
-                assertEquals(kind, f[2]);
-                assertEquals(n, f[3]);
-                assertTrue(Double.parseDouble(f[5]) > 0, String.join(",", f));
-                assertEquals("us/iter", f[6]);
-            }
-        }
+        BenchRows.assertOnePerKindAndSize(r, "halo3d-ghost", "us/iter", "4", "8");
         // no rank reported a wrong ghost, and only rank 0 prints rows
         for (int rank = 0; rank < 8; rank++) {
             assertFalse(r.output(rank).contains("halo3d: rank"), r.output(rank));
