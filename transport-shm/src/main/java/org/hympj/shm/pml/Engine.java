@@ -9,6 +9,7 @@ import org.hympj.router.RouteTable;
 import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.Cores;
 import org.hympj.shm.job.JobConfig;
 import org.hympj.shm.job.JobControl;
 import org.hympj.shm.trace.Tracer;
@@ -74,7 +75,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         this.timing = timing;
         this.jobFabric = jobFabric;
         this.defaultHints = CommHints.of(jobFabric);
-        int sharing = org.hympj.shm.job.Cores.sharing(fabric.localCount());
+        int sharing = Cores.sharing(fabric.localCount());
         this.idler = new Idler(config, control, rank, launched, sharing);
         idler.onPeersExited(this::failReceivesFromExited);
         this.pacing = timing == null ? Pacing.NATIVE : timing.virtual()

@@ -20,6 +20,7 @@ import org.hympj.api.TruncationException;
 import org.hympj.shm.emu.FabricTiming;
 import org.hympj.shm.fabric.Packer;
 import org.hympj.shm.fabric.ShmFabric;
+import org.hympj.shm.job.Cores;
 import org.hympj.shm.job.JobDirectory;
 import org.hympj.model.Fabric;
 import org.hympj.model.OneSidedTiming;
@@ -181,8 +182,8 @@ public final class OsEngine implements ProgressEngine, AutoCloseable {
         long stagingBytes = Math.min(STAGING_BYTES, fabric.segmentBytes() / 4);
         SegmentBuffer region = segment.alloc(Primitive.BYTE, (int) stagingBytes);
         this.staging = new StagingPool(region.segmentOffset(), stagingBytes);
-        int cores = org.hympj.shm.job.Cores.available();
-        int sharing = org.hympj.shm.job.Cores.sharing(fabric.localCount());
+        int cores = Cores.available();
+        int sharing = Cores.sharing(fabric.localCount());
         this.oversubscribed = Idler.oversubscribed(sharing);
         this.appIdle = Idler.strategy(job.config().idle, sharing, cores);
         if (timing != null && timing.virtual()) {
