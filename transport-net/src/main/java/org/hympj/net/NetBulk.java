@@ -134,7 +134,7 @@ public final class NetBulk implements AutoCloseable {
     /** Packets may take the connections: the PML reads them in every pass ({@link #enablePackets}). */
     private boolean packets;
     /** Sends an offer of this rank's port to a peer (the network transport's frame; null: none). */
-    private java.util.function.IntConsumer offerer;
+    private Offerer offerer;
     /** The peers this rank named its port to for packets (they may write packets to it). */
     private final boolean[] offered;
     private int offeredPeers;
@@ -192,8 +192,20 @@ public final class NetBulk implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends an offer of this rank's port to a peer. An interface of its own, not {@code IntConsumer}:
+     * C2 inlined the one {@code IntConsumer} loaded when it compiled the matching that calls it, and
+     * the first other one a program loaded threw that code away (a class-hierarchy dependency,
+     * {@code -XX:+LogCompilation}), to be compiled again inside a benchmark's first sizes (session 22).
+     */
+    @FunctionalInterface
+    public interface Offerer {
+        /** Offers this rank's port to {@code peer}. */
+        void offer(int peer);
+    }
+
     /** How an offer of this rank's port reaches a peer ({@link #offer}). */
-    public void offerVia(java.util.function.IntConsumer o) {
+    public void offerVia(Offerer o) {
         this.offerer = o;
     }
 
@@ -204,7 +216,7 @@ public final class NetBulk implements AutoCloseable {
      */
     public void offer(int peer) {
         if (packets && !offered[peer] && offerer != null) {
-            offerer.accept(peer);
+            offerer.offer(peer);
         }
     }
 
