@@ -27,12 +27,13 @@ import org.hympj.shm.job.JobConfig;
  * first batches paid 200–500 ms of recompilation per rank (measured with
  * {@code -XX:+PrintCompilation}, 8-byte ping-pong, session 7).
  *
- * <p>What runs: an 8-byte sendrecv, blocking send and receive (even ranks send first, odd
- * ones receive first: no cycle even at a tiny eager limit), a persistent set of a contiguous, a
- * block-strided and an element-strided face (2 KiB each, the eager path with packing and
- * unpacking), isend/irecv with waitAll, an empty probe, a 32 KiB blocking pair (the bulk eager
- * path, piped when every rank has a core: at one in 25 C2 compiled it during a program's first
- * 64 KB batches, 15–28 µs against 8), and now and then a 64 KiB and a 1 MiB
+ * <p>What runs: an 8-byte sendrecv and one of a few other small sizes ({@link #ODD_SIZES}),
+ * blocking send and receive (even ranks send first, odd ones receive first: no cycle even at a
+ * tiny eager limit), a persistent set of a contiguous, a block-strided and an element-strided
+ * face (2 KiB each, the eager path with packing and unpacking), isend/irecv with waitAll (either
+ * first), an empty probe, a 32 KiB blocking pair (the bulk eager path, piped when every rank
+ * has a core: at one in 25 C2 compiled it during a program's first 64 KB batches, 15–28 µs
+ * against 8), and now and then a 64 KiB and a 1 MiB
  * exchange (bulk eager, and rendezvous at the default limits), the same from buffers in the
  * shared segment when it has room (the receiver's single copy out of the sender's segment:
  * without it a 64 KiB segment ping-pong recompiled for 40 ms in every other batch, 25 µs
@@ -52,6 +53,14 @@ public final class WarmUp {
     private static final int N = 16;
     /** A message the bulk region carries eagerly (the default eager limit is 256 KiB). */
     private static final int BULK = 64 * 1024;
+    /**
+     * Sizes below the small-copy limit other than 8, one per iteration in turn: empty, and ones that take
+     * each loop and tail of {@code Packer.copySmall}. The rest of the warm-up copies 8 bytes or 128 and
+     * more, C2 compiled the small copy as never taken, and a program's first 4-byte message (a
+     * bandwidth test's acknowledgement, an int) threw away the compiled sends and matching that had
+     * inlined it, 35–166 ms of C2 work each to redo on a shared core (JFR, session 22).
+     */
+    static final int[] ODD_SIZES = {0, 4, 16, 45};
     /** A message above the default eager limit: rendezvous. */
     private static final int LARGE = 1024 * 1024;
 
@@ -72,8 +81,8 @@ public final class WarmUp {
         boolean sendsFirst = me % 2 == 0;
         double[] block = new double[N * N * N];
         double[] ghosts = new double[3 * N * N];
-        byte[] small = new byte[8];
-        byte[] back = new byte[8];
+        byte[] small = new byte[ODD_SIZES[ODD_SIZES.length - 1]];
+        byte[] back = new byte[small.length];
         byte[] large = new byte[LARGE];
         byte[] largeBack = new byte[LARGE];
         int inline = world.engine.inlineLimit() & ~7; // ringEnd's packets: 8-byte multiples (JobConfig keeps it >= 0)
@@ -115,11 +124,17 @@ public final class WarmUp {
             while (true) {
                 for (int i = 0; i < PER_ROUND; i++) {
                     world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
+                    int odd = ODD_SIZES[i % ODD_SIZES.length];
+                    world.sendrecv(small, 0, odd, Datatype.BYTE, right, TAG, back, 0, odd, Datatype.BYTE, left, TAG);
                     blockingPair(world, sendsFirst, small, back, 8, right, left);
                     Request.startAll(set);
                     Request.waitAll(set);
-                    pair[0] = world.irecv(back, 0, 8, Datatype.BYTE, left, TAG);
-                    pair[1] = world.isend(small, 0, 8, Datatype.BYTE, right, TAG);
+                    // the receive first, or the send: a wait's first request of either kind (a window of
+                    // sends alone, as a bandwidth test's sender waits on, met C2 code that had seen only
+                    // receives first: a class_check deoptimization)
+                    int r = i & 1;
+                    pair[r] = world.irecv(back, 0, 8, Datatype.BYTE, left, TAG);
+                    pair[1 - r] = world.isend(small, 0, 8, Datatype.BYTE, right, TAG);
                     Request.waitAll(pair);
                     world.iprobe(left, TAG - 1);
                     // the bulk eager path (piped when every rank has a core) as often as the rest:
