@@ -99,14 +99,11 @@ public final class WarmUp {
         // segment buffers, if every rank has room for them (the allreduce: all take part or none)
         SegmentAllocator segment = world.segment;
         long mark = segment.used();
-        long[] room = {segment.free() >= 2L * (BULK + LARGE) + 256 ? 1 : 0};
-        long[] allRoom = new long[1];
-        world.allreduce(room, 0, allRoom, 0, 1, Datatype.LONG, Op.MIN);
         SegmentBuffer segOut = null;
         SegmentBuffer segIn = null;
         SegmentBuffer segLargeOut = null;
         SegmentBuffer segLargeIn = null;
-        if (allRoom[0] == 1) {
+        if (everyRankHasRoom(world, 2L * (BULK + LARGE))) {
             segOut = world.alloc(Primitive.BYTE, BULK);
             segIn = world.alloc(Primitive.BYTE, BULK);
             segLargeOut = world.alloc(Primitive.BYTE, LARGE);
@@ -261,7 +258,8 @@ public final class WarmUp {
      * keep to the network transport's frames and compile its paths): every rank with a partner
      * on another host ({@link #acrossShift}), an 8-byte, a 2 KiB and a 64 KiB sendrecv and a
      * window of {@value #WINDOW} 64 KiB messages each way (now and then one of
-     * {@value #DEEP_WINDOW}, {@link #DEEP_WINDOW}), in rounds of {@value #SOCKET_ROUND}, until every
+     * {@value #DEEP_WINDOW}, {@link #DEEP_WINDOW}, and a 1 MiB sendrecv from an array and from the
+     * segment), in rounds of {@value #SOCKET_ROUND}, until every
      * JVM's compilation time has stood still for {@link #QUIET_ROUNDS} rounds or
      * {@link #SOCKET_BUDGET_NS} is spent (the ranks agree after each round). Without it a
      * program's first 64 KB ping-pong between hosts took 27–44 µs instead of 16–18. The partner is
@@ -284,33 +282,64 @@ public final class WarmUp {
         byte[][] in = new byte[WINDOW][BULK];
         Request[] window = new Request[2 * WINDOW];
         Request[] deep = new Request[2 * DEEP_WINDOW];
-        QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
-        while (true) {
-            for (int i = 0; i < SOCKET_ROUND; i++) {
-                // packets below 1 KiB stay on Aeron's frames: the 8-byte path between hosts, for every rank
-                world.sendrecv(face, 0, 8, Datatype.BYTE, to, TAG, faceBack, 0, 8, Datatype.BYTE, from, TAG);
-                world.sendrecv(face, 0, face.length, Datatype.BYTE, to, TAG, faceBack, 0, face.length,
-                    Datatype.BYTE, from, TAG);
-                world.sendrecv(out[0], 0, BULK, Datatype.BYTE, to, TAG, in[0], 0, BULK, Datatype.BYTE, from, TAG);
-                for (int k = 0; k < WINDOW; k++) {
-                    window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, from, TAG);
-                    window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, to, TAG);
-                }
-                Request.waitAll(window);
-                if (i % DEEP_EVERY == 0) {
-                    // one send buffer for all, as a window test's; the receives share the window's eight
-                    // buffers (their bytes are not looked at: only the paths matter here)
-                    for (int k = 0; k < DEEP_WINDOW; k++) {
-                        deep[k] = world.irecv(in[k % WINDOW], 0, BULK, Datatype.BYTE, from, TAG);
-                        deep[DEEP_WINDOW + k] = world.isend(out[0], 0, BULK, Datatype.BYTE, to, TAG);
-                    }
-                    Request.waitAll(deep);
-                }
-            }
-            if (rounds.ended(world)) {
-                return rounds.rounds();
-            }
+        byte[] large = new byte[LARGE];
+        byte[] largeBack = new byte[LARGE];
+        SegmentAllocator segment = world.segment;
+        long mark = segment.used();
+        SegmentBuffer segOut = null;
+        SegmentBuffer segIn = null;
+        if (everyRankHasRoom(world, 2L * LARGE)) {
+            segOut = world.alloc(Primitive.BYTE, LARGE);
+            segIn = world.alloc(Primitive.BYTE, LARGE);
         }
+        QuietRounds rounds = new QuietRounds(SOCKET_BUDGET_NS);
+        try {
+            while (true) {
+                for (int i = 0; i < SOCKET_ROUND; i++) {
+                    // packets below 1 KiB stay on Aeron's frames: the 8-byte path between hosts, for every rank
+                    world.sendrecv(face, 0, 8, Datatype.BYTE, to, TAG, faceBack, 0, 8, Datatype.BYTE, from, TAG);
+                    world.sendrecv(face, 0, face.length, Datatype.BYTE, to, TAG, faceBack, 0, face.length,
+                        Datatype.BYTE, from, TAG);
+                    world.sendrecv(out[0], 0, BULK, Datatype.BYTE, to, TAG, in[0], 0, BULK, Datatype.BYTE, from, TAG);
+                    for (int k = 0; k < WINDOW; k++) {
+                        window[k] = world.irecv(in[k], 0, BULK, Datatype.BYTE, from, TAG);
+                        window[WINDOW + k] = world.isend(out[k], 0, BULK, Datatype.BYTE, to, TAG);
+                    }
+                    Request.waitAll(window);
+                    if (i % DEEP_EVERY == 0) {
+                        // one send buffer for all, as a window test's; the receives share the window's eight
+                        // buffers (their bytes are not looked at: only the paths matter here)
+                        for (int k = 0; k < DEEP_WINDOW; k++) {
+                            deep[k] = world.irecv(in[k % WINDOW], 0, BULK, Datatype.BYTE, from, TAG);
+                            deep[DEEP_WINDOW + k] = world.isend(out[0], 0, BULK, Datatype.BYTE, to, TAG);
+                        }
+                        Request.waitAll(deep);
+                        // above the eager limit: the rendezvous's pieces over the sockets, packed from an array
+                        // and sent from the segment without a copy (a window test's first 1 MB batch had paid
+                        // for compiling them, session 22)
+                        world.sendrecv(large, 0, LARGE, Datatype.BYTE, to, TAG, largeBack, 0, LARGE, Datatype.BYTE,
+                            from, TAG);
+                        if (segOut != null) {
+                            world.sendrecv(segOut, 0, LARGE, Datatype.BYTE, to, TAG, segIn, 0, LARGE, Datatype.BYTE,
+                                from, TAG);
+                        }
+                    }
+                }
+                if (rounds.ended(world)) {
+                    return rounds.rounds();
+                }
+            }
+        } finally {
+            segment.release(mark);
+        }
+    }
+
+    /** Whether every rank's segment has {@code bytes} free (an allreduce: all take part, and all agree). */
+    private static boolean everyRankHasRoom(ShmComm world, long bytes) {
+        long[] room = {world.segment.free() >= bytes + 256 ? 1 : 0};
+        long[] all = new long[1];
+        world.allreduce(room, 0, all, 0, 1, Datatype.LONG, Op.MIN);
+        return all[0] == 1;
     }
 
     /**
