@@ -65,7 +65,11 @@ public final class Packer {
         if (len == 8) {
             UnsafeApi.putLong(dstBase, dst, UnsafeApi.getLong(srcBase, src));
         } else if (len >= SMALL_COPY) {
-            UnsafeApi.copyMemory(srcBase, src, dstBase, dst, len);
+            if (len >= NativeCopy.FROM && dstBase == null && NativeCopy.AVAILABLE) {
+                NativeCopy.toOffHeap(srcBase, src, dst, len); // into shared memory: whole lines, no read for ownership
+            } else {
+                UnsafeApi.copyMemory(srcBase, src, dstBase, dst, len);
+            }
         } else if (len > 0) {
             copySmall(srcBase, src, dstBase, dst, len);
         }
