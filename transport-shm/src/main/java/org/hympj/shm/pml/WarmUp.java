@@ -33,8 +33,9 @@ import org.hympj.shm.job.JobConfig;
  * face (2 KiB each, the eager path with packing and unpacking), isend/irecv with waitAll (either
  * first), an empty probe, a 32 KiB blocking pair (the bulk eager path, piped when every rank
  * has a core: at one in 25 C2 compiled it during a program's first 64 KB batches, 15–28 µs
- * against 8), and now and then a 64 KiB and a 1 MiB
- * exchange (bulk eager, and rendezvous at the default limits), the same from buffers in the
+ * against 8), and now and then a 64 KiB and a 1 MiB exchange (bulk eager, and rendezvous at the
+ * default limits) and a 1 MiB send whose receive is posted after it came ({@link #lateRendezvous}),
+ * the same from buffers in the
  * shared segment when it has room (the receiver's single copy out of the sender's segment:
  * without it a 64 KiB segment ping-pong recompiled for 40 ms in every other batch, 25 µs
  * against 2.6), given back to the segment afterwards; in a job on several hosts, the
@@ -146,12 +147,14 @@ public final class WarmUp {
                             left, TAG);
                         world.sendrecv(large, 0, LARGE, Datatype.BYTE, right, TAG, largeBack, 0, LARGE,
                             Datatype.BYTE, left, TAG);
+                        lateRendezvous(world, large, largeBack, small, back, right, left);
                     }
                     if (segOut != null) {
                         world.sendrecv(segOut, 0, 8, Datatype.BYTE, right, TAG, segIn, 0, 8, Datatype.BYTE, left, TAG);
                         blockingPair(world, sendsFirst, segOut, segIn, BULK, right, left);
                         if (i % 25 == 0) {
                             blockingPair(world, sendsFirst, segLargeOut, segLargeIn, LARGE, right, left);
+                            lateRendezvous(world, segLargeOut, segLargeIn, small, back, right, left);
                         }
                     }
                     if (host != null) {
@@ -236,6 +239,27 @@ public final class WarmUp {
 
     /** The tag of {@link #ringEnd}'s token (below {@link #TAG}, whose neighbour the empty probe asks for). */
     private static final int RING_END_TOKEN = TAG - 2;
+
+    /** The tag of {@link #lateRendezvous}'s token. */
+    private static final int LATE_TOKEN = TAG - 3;
+
+    /**
+     * A rendezvous whose request to send arrives before its receive is posted: the send started,
+     * then a token behind it on the same ring (taking the token reads the request first and keeps
+     * it as unexpected), then the receive. Elsewhere in the warm-up every rendezvous found its
+     * receive posted, C2 compiled the other branch of the matching as never taken, and a
+     * ping-pong's first late receive at 1 MB threw away the compiled matching, sends and starts —
+     * 130 ms of C2 work redone inside the program's 64 KB and 1 MB sizes, in the launches where
+     * it happened (JFR, session 22: one launch in 5–10 read 4–12 µs at 64 KB against 0.7).
+     */
+    static void lateRendezvous(ShmComm world, Object out, Object in, byte[] token, byte[] tokenBack, int right,
+                               int left) {
+        Request send = world.isend(out, 0, LARGE, Datatype.BYTE, right, TAG);
+        world.sendrecv(token, 0, 8, Datatype.BYTE, right, LATE_TOKEN, tokenBack, 0, 8, Datatype.BYTE, left,
+            LATE_TOKEN);
+        world.recv(in, 0, LARGE, Datatype.BYTE, left, TAG, null);
+        send.waitFor();
+    }
 
     /** Iterations of {@link #socketPaths} per round; its rounds end as {@link #run}'s do, within its own budget. */
     private static final int SOCKET_ROUND = 50;
