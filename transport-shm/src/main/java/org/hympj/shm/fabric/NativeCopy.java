@@ -21,10 +21,11 @@ import org.slf4j.LoggerFactory;
  * (this machine's "far" mode, docs/PERFORMANCE.md) every such line is a round trip between them and
  * only a few dozen are in flight: HotSpot's copy stub wrote 1 MiB into the bulk region in
  * 115–165 µs against about 20 µs near. The string move writes whole lines without reading them
- * first — 26–32 µs in both modes — and Java 17 can emit neither it nor non-temporal stores.
+ * first — 26–32 µs far apart, 17–19 near — and Java 17 can emit neither it nor non-temporal stores.
  *
- * <p>Only copies of at least {@link #FROM} bytes whose destination is off-heap take it (below that a
- * JNI call's 20 ns is not won back). Where the library is missing (no C compiler at build time,
+ * <p>Only copies of at least {@link #FROM} bytes whose destination is off-heap take it: at 4 KiB the
+ * JNI call and the string move's start cost a ping-pong 70 ns near for the 100–150 ns they win far
+ * apart; from 8 KiB they win in both (docs/PERFORMANCE.md, session 22). Where the library is missing (no C compiler at build time,
  * another OS or CPU) or {@code -Dhympj.native=off} is set, {@link #AVAILABLE} is false and the
  * callers copy in Java: the same bytes, slower when the cores are far apart. The library is
  * extracted to a temporary file, loaded, and the file deleted at once.
