@@ -250,7 +250,8 @@ public final class WarmUp {
      * receive posted, C2 compiled the other branch of the matching as never taken, and a
      * ping-pong's first late receive at 1 MB threw away the compiled matching, sends and starts —
      * 130 ms of C2 work redone inside the program's 64 KB and 1 MB sizes, in the launches where
-     * it happened (JFR, session 22: one launch in 5–10 read 4–12 µs at 64 KB against 0.7).
+     * it happened (session 22: at 64 KB 4.1 µs against 0.7 in the fifth launch under JFR, 12.4 in one of a
+     * compare's ten).
      */
     static void lateRendezvous(ShmComm world, Object out, Object in, byte[] token, byte[] tokenBack, int right,
                                int left) {
