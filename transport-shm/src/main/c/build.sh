@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds HyMPJ's native copy (hympj_copy.c) into OUT_DIR/native/linux-ARCH/libhympjcopy.so, where
+# Builds HyMPJ's native copy and socket I/O (hympj_copy.c, hympj_sockets.c) into OUT_DIR/native/linux-ARCH/libhympjcopy.so, where
 # NativeCopy looks for it on the class path. Without a C compiler or the JDK's JNI headers it builds
 # nothing and says so: the library then copies in Java (correct, slower when the cores are far apart).
 # usage: build.sh JAVA_HOME OUT_DIR
@@ -26,7 +26,7 @@ if [ ! -f "$java_home/include/jni.h" ]; then
 fi
 mkdir -p "$out/native/linux-$arch"
 if ! "$cc" -O2 -shared -fPIC -Wall -Wextra -Werror -I"$java_home/include" -I"$java_home/include/linux" \
-    -o "$out/native/linux-$arch/libhympjcopy.so" "$here/hympj_copy.c"; then
+    -o "$out/native/linux-$arch/libhympjcopy.so" "$here/hympj_copy.c" "$here/hympj_sockets.c"; then
   rm -f "$out/native/linux-$arch/libhympjcopy.so"
   echo "hympj native copy: $cc failed; copying in Java (NativeCopyTest fails where a compiler exists)" >&2
 fi

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,12 @@ final class BulkIn {
     private ByteBuffer direct;
     /** This connection's view of the sink's memory (made at the first piece read straight into it). */
     private ByteBuffer view;
+    /** Reads into arrays, or null; and this connection's descriptor for them (-1: none). */
+    private final ArraySockets arrays;
+    private final int fd;
+    /** The receive's own array the rest of the current piece is read into (null: none), and where its next byte goes. */
+    private Object intoArray;
+    private long arrayAt;
 
     /** {@code channel}, accepted by rank {@code rank}'s {@code bulk}, is challenged with bytes of {@code random}. */
     BulkIn(NetBulk bulk, JobKey key, int rank, SocketChannel channel, SecureRandom random) {
@@ -56,6 +63,8 @@ final class BulkIn {
         this.key = key;
         this.rank = rank;
         this.channel = channel;
+        this.arrays = bulk.arrays();
+        this.fd = arrays == null ? -1 : arrays.descriptor(channel);
         random.nextBytes(challenge);
         small.put(challenge).flip(); // the challenge, written first
     }
@@ -142,12 +151,32 @@ final class BulkIn {
                         bufView.limit(head + n).position(head); // read with the header: copied into place
                         direct.put(bufView);
                         sink.arrived(src, recvId, n);
+                    } else if (intoArray != null) {
+                        UnsafeApi.copyMemory(null, bufAddress + head, intoArray, arrayAt, n);
+                        arrayAt += n;
+                        sink.arrived(src, recvId, n);
                     } else {
                         sink.piece(src, recvId, position, bufAddress + head, n);
                     }
                     head += n;
                     position += n;
                     left -= n;
+                    work++;
+                    continue;
+                }
+                if (intoArray != null) {
+                    long n = arrays.read(fd, intoArray, arrayAt, left);
+                    if (n < 0) {
+                        return ended();
+                    }
+                    if (n == 0) {
+                        return work;
+                    }
+                    arrayAt += n;
+                    left -= (int) n;
+                    position += n;
+                    bulk.arrayBytesRead(n);
+                    sink.arrived(src, recvId, (int) n);
                     work++;
                     continue;
                 }
@@ -194,8 +223,15 @@ final class BulkIn {
                     left = length;
                     position = pos;
                     direct = null;
+                    intoArray = null;
                     long into = sink.into(src, recvId, position, left);
-                    if (into >= 0) {
+                    Object array = into >= 0 ? sink.intoArray() : null;
+                    if (array != null) {
+                        if (fd >= 0) {
+                            intoArray = array; // else staged: handed to piece()
+                            arrayAt = into;
+                        }
+                    } else if (into >= 0) {
                         if (view == null) {
                             view = sink.memory().duplicate();
                         }

@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
  * previous piece is written, {@link #commit} sends it. A connection that cannot be made (no
  * route, a firewall, refused, not made within {@link #CONNECT_TIMEOUT_NS}) leaves the link
  * {@link #unusable}: the caller sends another way; one that breaks once made is a lost peer.
+ * Bytes in the caller's own memory go without a copy of ours: from a direct buffer ({@link #send}),
+ * or, where the bulk has {@link ArraySockets}, from an array ({@link #sendArray}).
  * Made by {@link NetBulk#out}; what it counts goes through the bulk's package-private methods.
  */
 public final class BulkOut {
@@ -45,6 +47,15 @@ public final class BulkOut {
     /** This connection's view of the memory {@link #send} takes bytes from, and that memory. */
     private ByteBuffer view;
     private ByteBuffer viewOf;
+    /** Writes from arrays, or null; and this connection's descriptor for them (-1: none). */
+    private final ArraySockets arrays;
+    private int fd = -1;
+    private final long headerAddress = BufferUtil.address(gather[0]);
+    /** The array a {@link #sendArray} writes from (null: none), where its next byte is, bytes left of it and of its header. */
+    private Object array;
+    private long arrayOffset;
+    private int arrayLeft;
+    private int headerLeft;
     private boolean counted;
     /** The peer offered this connection for packets ({@link NetBulk#portOffered}). */
     boolean forPackets;
@@ -61,9 +72,11 @@ public final class BulkOut {
         this.peer = peer;
         this.peerAddress = peerAddress;
         this.port = port;
+        this.arrays = bulk.arrays();
         staging.limit(0);
         try {
             channel = SocketChannel.open();
+            fd = arrays == null ? -1 : arrays.descriptor(channel);
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_SNDBUF, socketBuffer);
@@ -97,12 +110,12 @@ public final class BulkOut {
     }
 
     boolean busy() {
-        return state >= 0 && (state < 3 || staging.hasRemaining() || gather[1] != null);
+        return state >= 0 && (state < 3 || staging.hasRemaining() || gather[1] != null || array != null);
     }
 
     /** True when the connection is made and every byte given to it is written (a {@link #send}'s memory is free again). */
     public boolean idle() {
-        return advance() >= 0 && state == 3 && !staging.hasRemaining() && gather[1] == null;
+        return advance() >= 0 && state == 3 && !staging.hasRemaining() && gather[1] == null && array == null;
     }
 
     /**
@@ -120,6 +133,26 @@ public final class BulkOut {
         h.clear();
         h.putInt(0, recvId).putInt(4, length).putLong(8, position);
         gather[1] = view;
+        advance();
+    }
+
+    /** True when {@link #sendArray} may be called (the bulk writes from arrays and has this socket's descriptor). */
+    public boolean sendsArrays() {
+        return fd >= 0;
+    }
+
+    /**
+     * Sends {@code length} bytes of the primitive array {@code array} from its Unsafe offset
+     * {@code offset} (not to be touched until {@link #idle}) as bytes [position, position + length)
+     * of receive {@code recvId}, without a copy of ours. Only when {@link #idle} and {@link #sendsArrays}.
+     */
+    public void sendArray(int recvId, long position, Object array, long offset, int length) {
+        ByteBuffer h = gather[0];
+        h.putInt(0, recvId).putInt(4, length).putLong(8, position);
+        this.array = array;
+        this.arrayOffset = offset;
+        this.arrayLeft = length;
+        this.headerLeft = NetBulk.PIECE_HEADER;
         advance();
     }
 
@@ -238,6 +271,21 @@ public final class BulkOut {
                     gather[1] = null;
                 }
             }
+            if (array != null) {
+                long n = arrays.write(fd, headerAddress + NetBulk.PIECE_HEADER - headerLeft, headerLeft, array,
+                    arrayOffset, arrayLeft);
+                if (n > 0) {
+                    work++;
+                    int h = (int) Math.min(n, headerLeft);
+                    headerLeft -= h;
+                    arrayOffset += n - h;
+                    arrayLeft -= (int) (n - h);
+                    bulk.arrayBytesWritten(n - h);
+                    if (headerLeft == 0 && arrayLeft == 0) {
+                        array = null; // every byte is the kernel's: the program may use its array again
+                    }
+                }
+            }
             return work;
         } catch (IOException e) {
             if (state < 3) {
@@ -263,6 +311,7 @@ public final class BulkOut {
     /** Leaves the connection in {@code finalState} (-1 failed or closed, -2 unusable), its socket closed. */
     private void end(int finalState) {
         state = finalState;
+        array = null;
         busyChanged();
         if (channel != null) {
             NetBulk.closeQuietly(channel);

@@ -77,11 +77,20 @@ public final class NetBulk implements AutoCloseable {
         ByteBuffer memory();
 
         /**
-         * Where in {@link #memory} bytes [position, position + length) of receive {@code recvId}
-         * from {@code src} may be read straight into, or -1: they are read into a staging buffer
-         * and handed to {@link #piece}.
+         * Where bytes [position, position + length) of receive {@code recvId} from {@code src} may
+         * be read straight into: an index of {@link #memory}, or, when {@link #intoArray} then names
+         * an array, an Unsafe offset in it; or -1: they are read into a staging buffer and handed
+         * to {@link #piece}.
          */
         long into(int src, int recvId, long position, int length);
+
+        /**
+         * The array the last {@link #into} answered for (read into only where the bulk has
+         * {@link ArraySockets}), or null: {@link #memory}.
+         */
+        default Object intoArray() {
+            return null;
+        }
 
         /** {@code length} bytes at native {@code address} are bytes [position, position + length) of receive {@code recvId} from {@code src}. */
         void piece(int src, int recvId, long position, long address, int length);
@@ -122,6 +131,8 @@ public final class NetBulk implements AutoCloseable {
 
     private ServerSocketChannel listener;
     private final List<BulkIn> ins = new ArrayList<>();
+    /** Socket I/O from and into arrays, or null: arrays' bytes are staged ({@link #arraysVia}). */
+    private ArraySockets arrays;
     private final BulkOut[] outs;
     /** Receives cleared to come this way and not yet complete: while any, the connections are read. */
     private int expected;
@@ -176,6 +187,19 @@ public final class NetBulk implements AutoCloseable {
         this.remotePeers = remote;
     }
 
+    /**
+     * Writes and reads pieces of contiguous arrays through {@code a} from now on (connections made
+     * before keep staging), instead of staging them in direct buffers.
+     */
+    public void arraysVia(ArraySockets a) {
+        this.arrays = a;
+    }
+
+    /** The array socket I/O connections use, or null. */
+    ArraySockets arrays() {
+        return arrays;
+    }
+
     // ---------------------------------------------------------------- packets
 
     /**
@@ -227,6 +251,26 @@ public final class NetBulk implements AutoCloseable {
 
     private long packetsWritten;
     private long packetsRead;
+    private long arrayBytesWritten;
+    private long arrayBytesRead;
+
+    /** Payload bytes written straight from arrays ({@link ArraySockets}) so far (since {@link #clearCounters}). */
+    public long arrayBytesWritten() {
+        return arrayBytesWritten;
+    }
+
+    /** Payload bytes read straight into arrays so far (since {@link #clearCounters}). */
+    public long arrayBytesRead() {
+        return arrayBytesRead;
+    }
+
+    void arrayBytesWritten(long n) {
+        arrayBytesWritten += n;
+    }
+
+    void arrayBytesRead(long n) {
+        arrayBytesRead += n;
+    }
 
     /** Packets written on the connections so far (since {@link #clearCounters}). */
     public long packetsWritten() {
@@ -242,6 +286,8 @@ public final class NetBulk implements AutoCloseable {
     public void clearCounters() {
         packetsWritten = 0;
         packetsRead = 0;
+        arrayBytesWritten = 0;
+        arrayBytesRead = 0;
     }
 
     /** True when this rank named its port to {@code peer} (or cannot: it never will). */

@@ -241,7 +241,9 @@ public final class ShmMpj extends Mpj {
     /**
      * The route statistics; on several hosts also how many packets went to and came from other
      * hosts on the ranks' own sockets instead of the media drivers' datagrams
-     * ({@code net.socket.packets.sent}, {@code net.socket.packets.received}; docs/USAGE.md).
+     * ({@code net.socket.packets.sent}, {@code net.socket.packets.received}) and the payload bytes
+     * written from and read into arrays by the kernel alone ({@code net.socket.array.bytes.sent},
+     * {@code net.socket.array.bytes.received}; docs/USAGE.md).
      */
     @Override
     public java.util.Map<String, Long> statistics() {
@@ -250,6 +252,8 @@ public final class ShmMpj extends Mpj {
             m = new java.util.LinkedHashMap<>(m);
             m.put("net.socket.packets.sent", net.bulk().packetsWritten());
             m.put("net.socket.packets.received", net.bulk().packetsRead());
+            m.put("net.socket.array.bytes.sent", net.bulk().arrayBytesWritten());
+            m.put("net.socket.array.bytes.received", net.bulk().arrayBytesRead());
         }
         return m;
     }

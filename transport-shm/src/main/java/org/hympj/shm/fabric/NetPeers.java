@@ -68,6 +68,9 @@ public final class NetPeers implements RemotePeers, AutoCloseable {
         }
         NetBulk bulk = new NetBulk(key, rank, NetSettings.address(endpoints[rank]), addresses,
             hosts.net().socketBuffer, (peer, why) -> control.abort(peer, JobControl.CODE_CONNECTION_LOST));
+        if (NativeSockets.AVAILABLE) {
+            bulk.arraysVia(NativeSockets.INSTANCE); // arrays' bytes without the staging copies
+        }
         RankDriver driver = hosts.net().driverInRank && rank == hosts.firstRank(hosts.host())
             ? RankDriver.launch(job.aeronDir(), hosts.net()) : null;
         try {

@@ -23,6 +23,8 @@ final class NetPieces implements NetBulk.Sink {
     private Inbound inbound;
     /** The receives a packet on the sockets could complete. */
     private SocketWatch watch;
+    /** The array the last {@link #into} named (null: the segment). */
+    private Object intoArray;
 
     private NetPieces(RendezvousProtocol rendezvous, NetBulk bulk, ShmFabric fabric, Packer packer,
                       OutboundQueues outbound) {
@@ -91,7 +93,8 @@ final class NetPieces implements NetBulk.Sink {
     /**
      * Streams one part to a receiver on another host over its bulk socket: pieces packed into the
      * connection's staging buffer, each written as the socket takes it; or, contiguous in our
-     * segment, the bytes written from there. True when the part is done (packed, or written).
+     * segment or in an array the connection writes from, the bytes written from there. True when
+     * the part is done (packed, or written).
      */
     boolean emit(StreamCursor c) {
         SendReq s = c.owner;
@@ -102,15 +105,20 @@ final class NetPieces implements NetBulk.Sink {
             c.netPort = 0;
             return rendezvous.emitStream(c);
         }
-        if (s.buf.segOffset >= 0) {
+        boolean fromArray = s.buf.base != null && s.buf.type.isContiguous() && link.sendsArrays();
+        if (s.buf.segOffset >= 0 || fromArray) {
             // no copy of ours: the part is done when the socket has taken the bytes (the program
             // may then reuse its buffer)
             if (c.pos < c.end) {
                 if (!link.idle()) {
                     return false;
                 }
-                link.send(s.recvId, c.pos, fabric.ownSegment(), Math.toIntExact(s.buf.segOffset + c.pos),
-                    Math.toIntExact(c.end - c.pos));
+                int length = Math.toIntExact(c.end - c.pos);
+                if (fromArray) {
+                    link.sendArray(s.recvId, c.pos, s.buf.base, s.buf.addr + c.pos, length);
+                } else {
+                    link.send(s.recvId, c.pos, fabric.ownSegment(), Math.toIntExact(s.buf.segOffset + c.pos), length);
+                }
                 outbound.wrote();
                 c.pos = c.end;
             }
@@ -148,11 +156,28 @@ final class NetPieces implements NetBulk.Sink {
         return fabric.ownSegment();
     }
 
-    /** A receive contiguous in our segment takes the socket's bytes straight into place. */
+    /**
+     * A receive contiguous in our segment, or in an array, takes the socket's bytes straight into
+     * place (into an array only where the bulk reads into arrays: else they are staged).
+     */
     @Override
     public long into(int src, int recvId, long position, int length) {
         RecvReq r = rendezvous.netReceive(src, recvId, position, length);
-        return r.buf.segOffset >= 0 ? r.buf.segOffset + position : -1;
+        if (r.buf.segOffset >= 0) {
+            intoArray = null;
+            return r.buf.segOffset + position;
+        }
+        if (r.buf.base != null && r.buf.type.isContiguous()) {
+            intoArray = r.buf.base;
+            return r.buf.addr + position;
+        }
+        intoArray = null;
+        return -1;
+    }
+
+    @Override
+    public Object intoArray() {
+        return intoArray;
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.hympj.shm.fabric.NativeSockets;
 import org.hympj.shm.launch.JobResult;
 import org.hympj.shm.launch.Launcher;
 import org.hympj.shm.testing.MultiRank;
@@ -26,7 +27,7 @@ class LocalHostsTest {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void ranksOfDifferentGroupsTalkOverTheNetworkOnly(int np, int hosts, String driver) {
         JobResult r = MultiRank.runAndPass(MultiRank.spec(np, NetRank.class, "order").localHosts(hosts)
-            .netDriver(driver), new String[] {"sizes", "strided", "segment", "order", "late"});
+            .netDriver(driver), new String[] {"sizes", "strided", "segment", "arrays", "order", "late"});
         assertEquals(hosts, r.jobDirs().size(), "one job directory per local host");
         for (int rank = 0; rank < np; rank++) {
             String peers = MultiRank.lines(r, rank, "PEERS ").get(0).substring(6);
@@ -53,6 +54,33 @@ class LocalHostsTest {
             int me = rank;
             assertTrue(sent >= large && received >= large, () -> "rank " + me + ": " + packets + ", expected at least "
                 + large + " each way\n" + MultiRank.report(r));
+            // large messages from and into arrays went through the kernel alone where the native socket
+            // I/O is built (every rank has a peer on another host), else all were staged
+            String arrays = MultiRank.lines(r, rank, "ARRAY-BYTES ").get(0);
+            long arraySent = Long.parseLong(arrays.replaceAll(".*sent=(-?\\d+).*", "$1"));
+            long arrayReceived = Long.parseLong(arrays.replaceAll(".*received=(-?\\d+).*", "$1"));
+            if (NativeSockets.AVAILABLE) {
+                assertTrue(arraySent > 3 << 20 && arrayReceived > 3 << 20, () -> "rank " + me + ": " + arrays
+                    + ", expected more than the 4 MiB message each way\n" + MultiRank.report(r));
+            } else {
+                assertEquals("ARRAY-BYTES sent=0 received=0", arrays, MultiRank.report(r));
+            }
+        }
+    }
+
+    /**
+     * {@code -Dhympj.native.sockets=off}: arrays' bytes between hosts are staged in direct buffers
+     * on both sides (the path of a machine where the native library is not built), every size,
+     * offset and layout intact, and none goes straight from or into an array.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void withoutTheNativeSocketsArraysAreStaged() {
+        JobResult r = MultiRank.runAndPass(MultiRank.spec(2, NetRank.class).localHosts(2)
+            .jvmArg("-D" + NativeSockets.PROPERTY + "=off"), new String[] {"sizes", "strided", "segment", "arrays"});
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(List.of("ARRAY-BYTES sent=0 received=0"), MultiRank.lines(r, rank, "ARRAY-BYTES "),
+                MultiRank.report(r));
         }
     }
 
@@ -86,9 +114,11 @@ class LocalHostsTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void withoutTheBulkSocketsLargeMessagesStreamInTheNetworksFrames() {
         JobResult r = MultiRank.runAndPass(MultiRank.spec(4, NetRank.class, "order").localHosts(2)
-            .jvmArg("-Dhympj.net.bulk=off"), new String[] {"sizes", "strided", "segment", "order", "late"});
+            .jvmArg("-Dhympj.net.bulk=off"), new String[] {"sizes", "strided", "segment", "arrays", "order", "late"});
         for (int rank = 0; rank < 4; rank++) {
             assertEquals(List.of("SOCKET-PACKETS sent=0 received=0"), MultiRank.lines(r, rank, "SOCKET-PACKETS "),
+                MultiRank.report(r));
+            assertEquals(List.of("ARRAY-BYTES sent=0 received=0"), MultiRank.lines(r, rank, "ARRAY-BYTES "),
                 MultiRank.report(r));
         }
     }
