@@ -41,6 +41,14 @@ public final class BulkOutbound {
      * Nothing is reserved until {@link #commit}.
      */
     public long tryReserve(int len) {
+        return tryReserve(len, capacity);
+    }
+
+    /**
+     * As {@link #tryReserve(int)}, with at most {@code window} bytes (at most the capacity) of the
+     * region between the receiver's position and the payload's end.
+     */
+    public long tryReserve(int len, int window) {
         if (capacity == 0) {
             return -1; // NONE
         }
@@ -48,9 +56,9 @@ public final class BulkOutbound {
         int idx = (int) (p & (capacity - 1));
         long start = idx + len > capacity ? p + (capacity - idx) : p;
         long end = start + align(len);
-        if (end - consumerCache > capacity) {
+        if (end - consumerCache > window) {
             consumerCache = UnsafeApi.getLongVolatile(null, headerAddr);
-            if (end - consumerCache > capacity) {
+            if (end - consumerCache > window) {
                 return -1;
             }
         }
