@@ -587,6 +587,62 @@ public final class Compare {
         return b.toString();
     }
 
+    /**
+     * The spread over launches within each mode of the machine: per size and column slowest ÷
+     * median over the near launches and over the far ones (— where a mode has fewer than two),
+     * against {@link #STABLE_SPREAD}. Empty unless both modes occurred. Where launches fall in both
+     * modes the spread over all of them is the machine's own (Open MPI's 8 B: 0.10 near against
+     * 0.36 far); this one is what is left of the program's.
+     */
+    String modeSpreadTable(List<Long> sizes, Map<String, String[]> columns, boolean lowerIsBetter) {
+        boolean near = false;
+        boolean far = false;
+        for (Row r : rows) {
+            int m = modeOf(r);
+            near |= m == NEAR;
+            far |= m == FAR;
+        }
+        if (!near || !far) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        b.append("Spread within each mode (slowest ÷ median over the launches of one mode, near / far; — where a mode ")
+            .append("had fewer than two; stable: ≤ ").append(fmtRatio(STABLE_SPREAD)).append("):\n\n| size");
+        for (String label : columns.keySet()) {
+            b.append(" | ").append(label);
+        }
+        b.append(" | stable in each mode? |\n|---");
+        for (int i = 0; i < columns.size(); i++) {
+            b.append("|---:");
+        }
+        b.append("|---|\n");
+        for (long s : sizes) {
+            b.append("| ").append(sizeLabel(bench.name, s));
+            List<String> unstable = new ArrayList<>();
+            for (Map.Entry<String, String[]> c : columns.entrySet()) {
+                String[] k = c.getValue();
+                double n = modeSpread(k, s, NEAR, lowerIsBetter);
+                double f = modeSpread(k, s, FAR, lowerIsBetter);
+                b.append(" | ").append(fmtRatio(n)).append(" / ").append(fmtRatio(f));
+                if ((n > STABLE_SPREAD || f > STABLE_SPREAD) && !k[0].equals(ANCHOR_SYSTEM)) {
+                    unstable.add(c.getKey());
+                }
+            }
+            b.append(" | ").append(unstable.isEmpty() ? "yes" : "no (" + String.join(", ", unstable) + ")").append(" |\n");
+        }
+        return b.toString();
+    }
+
+    /** Slowest ÷ median over one column's launches of one mode at {@code size}; NaN with fewer than two. */
+    private double modeSpread(String[] k, long size, int mode, boolean lowerIsBetter) {
+        List<Double> v = values(k[0], k[1], k[2], size, mode);
+        if (v.size() < 2) {
+            return Double.NaN;
+        }
+        double w = lowerIsBetter ? java.util.Collections.max(v) : java.util.Collections.min(v);
+        return spread(Rows.median(v), w, lowerIsBetter);
+    }
+
     private String modeCell(String[] k, long size, boolean far, int dec) {
         double m = modeMedian(k, size, far);
         return Double.isNaN(m) ? "—" : fmt(m, dec) + " (" + modeCount(k, size, far) + ")";
@@ -935,6 +991,7 @@ public final class Compare {
         String modes = modeTable(sizes, spreadColumns(def, labels), dec);
         if (!modes.isEmpty()) {
             b.append('\n').append(modes);
+            b.append('\n').append(modeSpreadTable(sizes, spreadColumns(def, labels), lower));
         }
         return b.toString();
     }
@@ -1021,6 +1078,7 @@ public final class Compare {
         String modes = modeTable(sizes, spreadColumns(def, vs), dec);
         if (!modes.isEmpty()) {
             b.append('\n').append(modes);
+            b.append('\n').append(modeSpreadTable(sizes, spreadColumns(def, vs), Targets.lowerIsBetter(bench.name)));
         }
         return b.toString();
     }

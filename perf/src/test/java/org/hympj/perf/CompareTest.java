@@ -187,11 +187,20 @@ class CompareTest {
         c.trip(5, "hympj heap", new Quiet.Idle(1, 0, true, 22.5).after(190.0));
         String t = c.modeTable(List.of(8L), cols, 3);
         assertTrue(t.contains("| 8 B | 0.120 (3) / 0.360 (2) | 0.140 (2) / 0.330 (2) | 1.17 / 0.92 |"), t);
+        // within each mode: near 0.12, 0.12, 0.11 → 0.12 / 0.12 = 1.00; far 0.36, 0.36 → 1.00; HyMPJ near
+        // 0.14, 0.14, far 0.33, 0.33 (round 5 changed mode: in neither)
+        String within = c.modeSpreadTable(List.of(8L), cols, true);
+        assertTrue(within.contains("| 8 B | 1.00 / 1.00 | 1.00 / 1.00 | yes |"), within);
+        c.addRow("hympj,pingpong-blocking,heap,8,6,0.30,us"); // a near launch at a far figure: 0.30 / 0.14
+        c.trip(6, "hympj heap", new Quiet.Idle(1, 0, true, 30));
+        within = c.modeSpreadTable(List.of(8L), cols, true);
+        assertTrue(within.contains("| 8 B | 1.00 / 1.00 | 2.14 / 1.00 | no (HyMPJ heap) |"), within);
         // one mode only: no table (nothing to split)
         Compare one = new Compare(o);
         one.addRow("hympj,pingpong-blocking,heap,8,1,0.14,us");
         one.trip(1, "hympj heap", new Quiet.Idle(1, 0, true, 40));
         assertEquals("", one.modeTable(List.of(8L), cols, 3));
+        assertEquals("", one.modeSpreadTable(List.of(8L), cols, true));
     }
 
     @Test
