@@ -540,14 +540,7 @@ public final class Compare {
      * near launch of one system with a far launch of the other (docs/PERFORMANCE.md, session 18).
      */
     String modeTable(List<Long> sizes, Map<String, String[]> columns, int dec) {
-        boolean near = false;
-        boolean far = false;
-        for (Row r : rows) {
-            int m = modeOf(r);
-            near |= m == NEAR;
-            far |= m == FAR;
-        }
-        if (!near || !far) {
+        if (!bothModes()) {
             return "";
         }
         StringBuilder b = new StringBuilder();
@@ -595,27 +588,13 @@ public final class Compare {
      * 0.36 far); this one is what is left of the program's.
      */
     String modeSpreadTable(List<Long> sizes, Map<String, String[]> columns, boolean lowerIsBetter) {
-        boolean near = false;
-        boolean far = false;
-        for (Row r : rows) {
-            int m = modeOf(r);
-            near |= m == NEAR;
-            far |= m == FAR;
-        }
-        if (!near || !far) {
+        if (!bothModes()) {
             return "";
         }
         StringBuilder b = new StringBuilder();
         b.append("Spread within each mode (slowest ÷ median over the launches of one mode, near / far; — where a mode ")
-            .append("had fewer than two; stable: ≤ ").append(fmtRatio(STABLE_SPREAD)).append("):\n\n| size");
-        for (String label : columns.keySet()) {
-            b.append(" | ").append(label);
-        }
-        b.append(" | stable in each mode? |\n|---");
-        for (int i = 0; i < columns.size(); i++) {
-            b.append("|---:");
-        }
-        b.append("|---|\n");
+            .append("had fewer than two; stable: ≤ ").append(fmtRatio(STABLE_SPREAD)).append("):\n\n");
+        stabilityHeader(b, columns.keySet(), "stable in each mode?");
         for (long s : sizes) {
             b.append("| ").append(sizeLabel(bench.name, s));
             List<String> unstable = new ArrayList<>();
@@ -633,6 +612,19 @@ public final class Compare {
         return b.toString();
     }
 
+    /** The head of a table of spreads: size, one column per label, then the verdict column {@code last}. */
+    private static void stabilityHeader(StringBuilder b, java.util.Collection<String> labels, String last) {
+        b.append("| size");
+        for (String label : labels) {
+            b.append(" | ").append(label);
+        }
+        b.append(" | ").append(last).append(" |\n|---");
+        for (int i = 0; i < labels.size(); i++) {
+            b.append("|---:");
+        }
+        b.append("|---|\n");
+    }
+
     /** Slowest ÷ median over one column's launches of one mode at {@code size}; NaN with fewer than two. */
     private double modeSpread(String[] k, long size, int mode, boolean lowerIsBetter) {
         List<Double> v = values(k[0], k[1], k[2], size, mode);
@@ -641,6 +633,18 @@ public final class Compare {
         }
         double w = lowerIsBetter ? java.util.Collections.max(v) : java.util.Collections.min(v);
         return spread(Rows.median(v), w, lowerIsBetter);
+    }
+
+    /** True when some launch ran near and some far apart (a launch that changed mode counts for neither). */
+    private boolean bothModes() {
+        boolean near = false;
+        boolean far = false;
+        for (Row r : rows) {
+            int m = modeOf(r);
+            near |= m == NEAR;
+            far |= m == FAR;
+        }
+        return near && far;
     }
 
     private String modeCell(String[] k, long size, boolean far, int dec) {
@@ -715,15 +719,8 @@ public final class Compare {
     String spreadTable(List<Long> sizes, Map<String, String[]> columns, boolean lowerIsBetter, int dec) {
         StringBuilder b = new StringBuilder();
         b.append("Spread over launches (median / slowest launch, slowest ÷ median; stable: ≤ ")
-            .append(fmtRatio(STABLE_SPREAD)).append("):\n\n| size");
-        for (String label : columns.keySet()) {
-            b.append(" | ").append(label);
-        }
-        b.append(" | stable? |\n|---");
-        for (int i = 0; i < columns.size(); i++) {
-            b.append("|---:");
-        }
-        b.append("|---|\n");
+            .append(fmtRatio(STABLE_SPREAD)).append("):\n\n");
+        stabilityHeader(b, columns.keySet(), "stable?");
         for (long s : sizes) {
             b.append("| ").append(sizeLabel(bench.name, s));
             List<String> unstable = new ArrayList<>();
