@@ -45,9 +45,9 @@ final class RendezvousProtocol {
      * Bytes of a bulk region a stream may hold at once (at most the region): the sender runs at most
      * this far ahead of the receiver's copy. {@code -Dhympj.streamWindow=BYTES}, default
      * {@link #STREAM_WINDOW}. Why not the whole region: with 2 MiB ahead a heap 4 MB ping-pong read
-     * 107–440 µs from launch to launch near (session 23, single launches alternating), with 512 KiB
-     * 94–98 — the sender's lines still in its cache when the receiver copies them (this machine's
-     * cores have 1 MiB of L2 each); far apart 143–159 against 144–210.
+     * 107–593 µs from launch to launch, mostly near (22 launches, session 23), with 512 KiB 94–100 in
+     * 14 of 16; far apart 143–159 against 144–210 (docs/PERFORMANCE.md). Likely the sender's lines
+     * are still in its cache when the receiver copies them (this machine's cores have 1 MiB of L2).
      */
     private final int streamWindow;
     /** The default of {@link #streamWindow}. */
