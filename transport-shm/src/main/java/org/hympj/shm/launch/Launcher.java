@@ -106,6 +106,30 @@ public final class Launcher {
         }
     }
 
+    /**
+     * With the warm-up on, its own code is never compiled. Why: C2 inlined the library's entry
+     * points ({@code ShmComm.send}) into the warm-up's compiled loops, after which their own
+     * invocation counters stood still below C2's threshold in some launches; a program's first
+     * messages then drove them over it, and C2 compiled {@code ShmComm.send} and {@code
+     * TwoSided.send} (8–18 ms) on the ranks' cores inside a benchmark's timed batches — the segment
+     * 64 KB ping-pong's stray launches (2 of 10 with JFR: 1.85 and 2.34 µs against 0.67–0.77, exactly
+     * the two whose rank had no C2 code of {@code send} before the program; with this, 12 JVMs of 12
+     * had it; docs/PERFORMANCE.md, session 23). Interpreted, the warm-up calls every entry point as a
+     * program does. {@code quiet}: HotSpot would print the command at every rank's start.
+     */
+    static final List<String> WARM_UP_JIT_FLAGS = List.of("-XX:CompileCommand=quiet",
+        "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*");
+
+    /** A rank's JIT flags: {@link #jitFlags}, the warm-up's switch (read by ShmMpj) and, with it on, {@link #WARM_UP_JIT_FLAGS}. */
+    static List<String> rankJitFlags(String jit, String warmUp, int ranks, int cores) {
+        List<String> f = new ArrayList<>(jitFlags(jit, ranks, cores));
+        f.add("-Dhympj.warmup=" + warmUp); // a JIT matter, as --jit: not a job property
+        if ("on".equals(warmUp)) {
+            f.addAll(WARM_UP_JIT_FLAGS);
+        }
+        return f;
+    }
+
     static String javaCommand() {
         return ProcessHandle.current().info().command()
             .orElse(System.getProperty("java.home") + "/bin/java");
@@ -204,8 +228,7 @@ public final class Launcher {
         }
         cmd.add(javaCommand());
         cmd.addAll(flags);
-        cmd.addAll(jitFlags(spec.jit, sharing, Runtime.getRuntime().availableProcessors()));
-        cmd.add("-Dhympj.warmup=" + spec.warmUp); // read by ShmMpj (a JIT matter, as --jit: not a job property)
+        cmd.addAll(rankJitFlags(spec.jit, spec.warmUp, sharing, Runtime.getRuntime().availableProcessors()));
         // the CPUs this host's ranks share: a rank bound to one CPU sees only that one
         cmd.add("-D" + Cores.PROPERTY + "=" + (cpus != null ? cpus.length : Runtime.getRuntime().availableProcessors()));
         cmd.add("-D" + Cores.RANKS_PROPERTY + "=" + sharing);

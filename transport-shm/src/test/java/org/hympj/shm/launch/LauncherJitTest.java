@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ranks' JIT choice: C1 only when the ranks leave no core to the compiler threads; C2 without
- * speculative traps, the warm-up waiting longer, when asked for ({@code steady}).
+ * speculative traps, the warm-up waiting longer, when asked for ({@code steady}); with the warm-up on,
+ * its own code left to the interpreter, so that the library's entry points compile as a program calls them.
  */
 class LauncherJitTest {
     private static final List<String> C1 = List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true");
@@ -19,6 +20,29 @@ class LauncherJitTest {
         assertEquals(C1, Launcher.jitFlags("auto", 8, 2));
         assertEquals(List.of(), Launcher.jitFlags("auto", 2, 2), "a core per rank: tiered (C2)");
         assertEquals(List.of(), Launcher.jitFlags("auto", 2, 16), "free cores: tiered, C2 for long runs");
+    }
+
+    @Test
+    void withTheWarmUpOnItsOwnCodeIsNeverCompiled() {
+        assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true", "-Dhympj.warmup=on",
+            "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*"),
+            Launcher.rankJitFlags("auto", "on", 8, 2));
+        assertEquals(List.of("-Dhympj.warmup=off"), Launcher.rankJitFlags("tiered", "off", 2, 2));
+    }
+
+    /** HotSpot parses the command and names the warm-up's classes in it (a malformed one is only warned of). */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void hotSpotTakesTheWarmUpsExclusion() throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(Launcher.javaCommand()));
+        cmd.addAll(Launcher.WARM_UP_JIT_FLAGS.subList(1, Launcher.WARM_UP_JIT_FLAGS.size())); // not quiet: echoed
+        cmd.add("-version");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, out);
+        assertTrue(out.contains("CompileCommand: exclude org/hympj/shm/pml/WarmUp*.* bool exclude = true"), out);
+        // the pattern names the class the warm-up lives in (a move or rename must take it along)
+        assertEquals("org/hympj/shm/pml/WarmUp", org.hympj.shm.pml.WarmUp.class.getName().replace('.', '/'));
     }
 
     @Test
