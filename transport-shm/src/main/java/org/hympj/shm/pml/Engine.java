@@ -131,6 +131,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         return eagerLimit;
     }
 
+    /** True when this rank's long waits spin, then yield, then park ({@link Idler#spinsThenParks}). */
+    boolean spinsThenParks() {
+        return idler.spinsThenParks();
+    }
+
     /** Messages up to this many bytes to a rank of this host go inside their ring record. */
     int inlineLimit() {
         return inlineLimit;

@@ -85,6 +85,11 @@ public final class Idler {
         this.exitedListener = listener;
     }
 
+    /** True when a long wait spins, then yields, then parks ({@code --idle auto} with a core per rank, {@code plain:…}). */
+    boolean spinsThenParks() {
+        return strategy instanceof SpinYieldParkIdleStrategy;
+    }
+
     /** Empty passes {@code auto} spins through, without PAUSE, when every rank has a core. */
     static final int AUTO_SPINS = 2_000;
 

@@ -1,5 +1,6 @@
 package org.hympj.shm.pml;
 
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.hympj.api.Datatype;
@@ -118,8 +119,12 @@ public final class WarmUp {
         HostRing host = remote ? HostRing.of(world) : null;
         Request[] pair = new Request[2];
         QuietRounds rounds = new QuietRounds(budgetNanos - (System.nanoTime() - t0));
+        boolean longWaits = n > 1 && world.engine.spinsThenParks();
         try {
             while (true) {
+                if (longWaits && rounds.rounds() < LONG_WAIT_ROUNDS) {
+                    longWait(world, right, left, small, back);
+                }
                 for (int i = 0; i < PER_ROUND; i++) {
                     world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
                     int odd = ODD_SIZES[i % ODD_SIZES.length];
@@ -147,14 +152,15 @@ public final class WarmUp {
                             left, TAG);
                         world.sendrecv(large, 0, LARGE, Datatype.BYTE, right, TAG, largeBack, 0, LARGE,
                             Datatype.BYTE, left, TAG);
-                        lateRendezvous(world, large, largeBack, small, back, right, left);
+                        lateRendezvous(world, large, largeBack, LARGE, small, back, right, left);
                     }
                     if (segOut != null) {
                         world.sendrecv(segOut, 0, 8, Datatype.BYTE, right, TAG, segIn, 0, 8, Datatype.BYTE, left, TAG);
                         blockingPair(world, sendsFirst, segOut, segIn, BULK, right, left);
                         if (i % 25 == 0) {
                             blockingPair(world, sendsFirst, segLargeOut, segLargeIn, LARGE, right, left);
-                            lateRendezvous(world, segLargeOut, segLargeIn, small, back, right, left);
+                            lateRendezvous(world, segLargeOut, segLargeIn, LARGE, small, back, right, left);
+                            lateRendezvous(world, segOut, segIn, BULK, small, back, right, left);
                         }
                     }
                     if (host != null) {
@@ -177,6 +183,37 @@ public final class WarmUp {
             segment.release(mark);
         }
         return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis());
+    }
+
+    /** The first rounds that begin with {@link #longWait}s. */
+    static final int LONG_WAIT_ROUNDS = 2;
+    /**
+     * How long a rank keeps its right neighbour waiting in {@link #longWait}: past the 2,000 empty
+     * passes and 10,000 yields of {@code --idle auto} (a few ms here) into its parks.
+     */
+    static final long LONG_WAIT_NS = 20_000_000L;
+
+    /**
+     * Each rank waits once in a receive long enough to spin, yield and then park: the even ranks
+     * sleep before they send to their right neighbour, then the odd ones. Why: no wait of the other
+     * exchanges reached the park, so C2 compiled the idle strategy's park as never taken into every
+     * blocking call; a program whose peer was away a few milliseconds (setting up its next size) hit
+     * it (an {@code unstable_if} in {@code SpinYieldParkIdleStrategy.idle}) and C2 compiled
+     * {@code ShmComm.recv}, {@code TwoSided.recv}, {@code ShmComm.send} and {@code TwoSided.send}
+     * again (about 70 ms) on the ranks' cores inside the next timed batches — a segment ping-pong launch
+     * read 0.56 / 3.0 µs at 4 / 64 KB against 0.17–0.19 / 0.72–0.77 (JFR, docs/PERFORMANCE.md, session 23).
+     */
+    static void longWait(ShmComm world, int right, int left, byte[] out, byte[] in) {
+        for (int parity = 0; parity < 2; parity++) {
+            if (world.rank() % 2 == parity) {
+                long until = System.nanoTime() + LONG_WAIT_NS;
+                for (long rest = LONG_WAIT_NS; rest > 0; rest = until - System.nanoTime()) {
+                    LockSupport.parkNanos(rest); // may return early: parked again for the rest
+                }
+            }
+            world.send(out, 0, 8, Datatype.BYTE, right, TAG);
+            world.recv(in, 0, 8, Datatype.BYTE, left, TAG, null);
+        }
     }
 
     /** Bytes of a ring record's eager packet before its payload: Agrona's record header, then the PML's. */
@@ -251,14 +288,17 @@ public final class WarmUp {
      * ping-pong's first late receive at 1 MB threw away the compiled matching, sends and starts —
      * 130 ms of C2 work redone inside the program's 64 KB and 1 MB sizes, in the launches where
      * it happened (session 22: at 64 KB 4.1 µs against 0.7 in the fifth launch under JFR, 12.4 in one of a
-     * compare's ten).
+     * compare's ten). Also at 64 KiB from the segment: a request to send that a receiver may pull
+     * and buffer (eager-sized), taken before its receive was posted — a branch of the matching no
+     * other exchange took, which a segment ping-pong took in some launches and C2 recompiled the
+     * matching (59 ms) inside its timed batches (JFR, session 23).
      */
-    static void lateRendezvous(ShmComm world, Object out, Object in, byte[] token, byte[] tokenBack, int right,
-                               int left) {
-        Request send = world.isend(out, 0, LARGE, Datatype.BYTE, right, TAG);
+    static void lateRendezvous(ShmComm world, Object out, Object in, int bytes, byte[] token, byte[] tokenBack,
+                               int right, int left) {
+        Request send = world.isend(out, 0, bytes, Datatype.BYTE, right, TAG);
         world.sendrecv(token, 0, 8, Datatype.BYTE, right, LATE_TOKEN, tokenBack, 0, 8, Datatype.BYTE, left,
             LATE_TOKEN);
-        world.recv(in, 0, LARGE, Datatype.BYTE, left, TAG, null);
+        world.recv(in, 0, bytes, Datatype.BYTE, left, TAG, null);
         send.waitFor();
     }
 
