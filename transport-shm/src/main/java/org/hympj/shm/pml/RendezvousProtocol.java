@@ -52,11 +52,6 @@ final class RendezvousProtocol {
     private final int streamWindow;
     /** The default of {@link #streamWindow}. */
     static final int STREAM_WINDOW = 512 << 10;
-    /**
-     * Natively a stream whose window is full waits for the receiver's copy; under a model it goes on
-     * in the packet ring, as the model's bookings of its pieces expect.
-     */
-    private final boolean waitForRoom;
     private final int fragPayload;
     /** The bulk sockets between hosts (null on one host, or under a model: virtual time books the ring's pieces). */
     private NetPieces net;
@@ -80,7 +75,6 @@ final class RendezvousProtocol {
         this.completions = completions;
         this.pacing = pacing;
         this.pullable = fabric.channels() == 1 && !pacing.modelled();
-        this.waitForRoom = !pacing.modelled();
         this.typedPulls = pullable && typedPulls;
         this.bulkChunk = Math.min(128 << 10, bulkBytes / 4);
         // at least two pieces: a piece that skips the region's tail still fits an empty window
@@ -269,9 +263,8 @@ final class RendezvousProtocol {
 
     /**
      * Streams one part of a message the receiver cannot take by a put: pieces through the bulk
-     * region (one copy in, one out, the receiver copying piece k while we pack piece k+1); to a peer
-     * on another host, and under a model while the region is full, through the packet ring itself.
-     * True when the part is written.
+     * region (one copy in, one out, the receiver copying piece k while we pack piece k+1), or
+     * through the packet ring itself while the bulk region is full. True when the part is written.
      */
     boolean emitStream(StreamCursor c) {
         if (c.netPort != 0) {
@@ -300,13 +293,9 @@ final class RendezvousProtocol {
                 b.putLong(idx + Packets.FRAG_BULK_START_OFFSET, start);
                 ring.commit(idx);
             } else {
-                if (bulk.capacity() > 0 && waitForRoom) {
-                    // a peer of this host whose region's window is full: wait for its copy. Pieces in the
-                    // packet ring instead filled the ring its notices need (a branch no warm-up took:
-                    // C2 recompiled emitStream inside a program's timed batches, session 23) and cost
-                    // the ring's zeroing; 4 MB from arrays alike with or without them (93-121 us near)
-                    return false;
-                }
+                // the window is full: pieces in the packet ring itself. Not a wait for room: an eager
+                // payload whose receive is posted later may hold the region's head, and a stream that
+                // waited behind it never ends (session 23 tried it: MatchingTest hung)
                 chunk = (int) Math.min(pieceLimit, c.end - c.pos);
                 int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
                 if (idx < 0) {
