@@ -136,6 +136,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         return idler.spinsThenParks();
     }
 
+    /** This rank's parks so far ({@link Idler#parks}; -1: its idle strategy does not count them). */
+    long parks() {
+        return idler.parks();
+    }
+
     /** Messages up to this many bytes to a rank of this host go inside their ring record. */
     int inlineLimit() {
         return inlineLimit;

@@ -90,6 +90,11 @@ public final class Idler {
         return strategy instanceof SpinYieldParkIdleStrategy;
     }
 
+    /** Parks of the spin-yield-park strategy so far, or -1 with another. */
+    long parks() {
+        return strategy instanceof SpinYieldParkIdleStrategy ? ((SpinYieldParkIdleStrategy) strategy).parks() : -1;
+    }
+
     /** Empty passes {@code auto} spins through, without PAUSE, when every rank has a core. */
     static final int AUTO_SPINS = 2_000;
 

@@ -22,6 +22,8 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy {
     private long spins;
     private long yields;
     private long parkNs;
+    /** Parks so far (the warm-up reports whether its long waits reached them). */
+    private long parks;
 
     SpinYieldParkIdleStrategy(long maxSpins, long maxYields, long minParkNs, long maxParkNs) {
         if (maxSpins < 0 || maxYields < 0 || minParkNs < 1 || maxParkNs < minParkNs) {
@@ -52,9 +54,15 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else {
+            parks++;
             LockSupport.parkNanos(parkNs);
             parkNs = Math.min(parkNs << 1, maxParkNs);
         }
+    }
+
+    /** Parks so far. */
+    long parks() {
+        return parks;
     }
 
     @Override

@@ -69,8 +69,8 @@ public final class WarmUp {
     private WarmUp() {
     }
 
-    /** What a warm-up did: rounds run and nanoseconds spent. */
-    public record Result(int rounds, long nanos, boolean quiet, long compileMillis) {
+    /** What a warm-up did: rounds run, nanoseconds spent, whether the JIT stood still, its time, the rank's parks so far (-1: not counted). */
+    public record Result(int rounds, long nanos, boolean quiet, long compileMillis, long parks) {
     }
 
     /** Runs the warm-up on {@code world}; every rank of it must call this (init does). */
@@ -182,7 +182,8 @@ public final class WarmUp {
             }
             segment.release(mark);
         }
-        return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis());
+        return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis(),
+            world.engine.parks());
     }
 
     /** The first rounds that begin with {@link #longWait}s. */
