@@ -131,11 +131,6 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         return eagerLimit;
     }
 
-    /** True when this rank's long waits spin, then yield, then park ({@link Idler#spinsThenParks}). */
-    boolean spinsThenParks() {
-        return idler.spinsThenParks();
-    }
-
     /** This rank's parks so far ({@link Idler#parks}; -1: its idle strategy does not count them). */
     long parks() {
         return idler.parks();

@@ -85,12 +85,10 @@ public final class Idler {
         this.exitedListener = listener;
     }
 
-    /** True when a long wait spins, then yields, then parks ({@code --idle auto} with a core per rank, {@code plain:…}). */
-    boolean spinsThenParks() {
-        return strategy instanceof SpinYieldParkIdleStrategy;
-    }
-
-    /** Parks of the spin-yield-park strategy so far, or -1 with another. */
+    /**
+     * Parks so far when a long wait spins, then yields, then parks ({@code --idle auto} with a core
+     * per rank, {@code plain:…}); -1 with another strategy.
+     */
     long parks() {
         return strategy instanceof SpinYieldParkIdleStrategy ? ((SpinYieldParkIdleStrategy) strategy).parks() : -1;
     }

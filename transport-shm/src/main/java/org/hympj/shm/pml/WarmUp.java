@@ -119,7 +119,7 @@ public final class WarmUp {
         HostRing host = remote ? HostRing.of(world) : null;
         Request[] pair = new Request[2];
         QuietRounds rounds = new QuietRounds(budgetNanos - (System.nanoTime() - t0));
-        boolean longWaits = n > 1 && world.engine.spinsThenParks();
+        boolean longWaits = n > 1 && world.engine.parks() >= 0; // the spin-yield-park strategy
         try {
             while (true) {
                 if (longWaits && rounds.rounds() < LONG_WAIT_ROUNDS) {
