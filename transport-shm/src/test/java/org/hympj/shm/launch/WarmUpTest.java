@@ -49,8 +49,24 @@ class WarmUpTest {
                 }
                 assertTrue(found, "no warm-up report of rank " + rank + ":\n" + r.allOutput());
             }
+            // with a core per rank a long wait spins, yields, then parks: the warm-up's long waits
+            // (WarmUp.longWait) reach the park, so C2 never compiles it as a branch never taken
+            Matcher parked = PARKED.matcher(r.allOutput());
+            long parks = 0;
+            boolean reported = false;
+            while (parked.find()) {
+                reported = true;
+                parks += Long.parseLong(parked.group(1));
+            }
+            if (np == 2) {
+                assertTrue(reported && parks > 0, "the warm-up's long waits never parked:\n" + r.allOutput());
+            } else {
+                assertFalse(reported, "ranks sharing cores yield at once: no parks counted\n" + r.allOutput());
+            }
         }
     }
+
+    private static final Pattern PARKED = Pattern.compile("warm-up: .*, parked (\\d+) times");
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
