@@ -120,9 +120,10 @@ public final class ShmMpj extends Mpj {
                 net.bulk().clearCounters();
             }
             if (Boolean.getBoolean("hympj.warmup.report")) {
-                System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%s%n",
+                System.err.printf("# rank %d warm-up: %d rounds, %.0f ms, JIT %d ms since start%s%s%s%n",
                     rank, w.rounds(), w.nanos() / 1e6, w.compileMillis(),
                     w.parks() >= 0 ? ", parked " + w.parks() + " times" : "",
+                    w.streamStalls() >= 0 ? ", streams stalled " + w.streamStalls() + " times" : "",
                     w.quiet() ? "" : " (the JIT was still compiling at the budget's end)");
                 if (net != null) {
                     System.err.printf("# rank %d warm-up of the sockets between hosts: %d rounds, %.0f ms%n", rank,

@@ -115,10 +115,13 @@ public final class Launcher {
      * 64 KB ping-pong's stray launches (2 of 10 with JFR: 1.85 and 2.34 µs against 0.67–0.77, exactly
      * the two whose rank had no C2 code of {@code send} before the program; with this, 12 JVMs of 12
      * had it; docs/PERFORMANCE.md, session 23). Interpreted, the warm-up calls every entry point as a
-     * program does. {@code quiet}: HotSpot would print the command at every rank's start.
+     * program does. The idle strategy's back-off is never inlined: its park, which the warm-up's long
+     * waits reach, stays out of the compiled entry points ({@code SpinYieldParkIdleStrategy.backOff}
+     * says why). {@code quiet}: HotSpot would print the commands at every rank's start.
      */
     static final List<String> WARM_UP_JIT_FLAGS = List.of("-XX:CompileCommand=quiet",
-        "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*");
+        "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
+        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff");
 
     /** A rank's JIT flags: {@link #jitFlags}, the warm-up's switch (read by ShmMpj) and, with it on, {@link #WARM_UP_JIT_FLAGS}. */
     static List<String> rankJitFlags(String jit, String warmUp, int ranks, int cores) {

@@ -136,6 +136,11 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         return idler.parks();
     }
 
+    /** Times a stream in shared memory found its window and the packet ring full (the warm-up's report). */
+    long streamStalls() {
+        return rendezvous.streamStalls();
+    }
+
     /** Messages up to this many bytes to a rank of this host go inside their ring record. */
     int inlineLimit() {
         return inlineLimit;

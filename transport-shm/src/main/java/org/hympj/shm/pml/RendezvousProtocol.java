@@ -60,6 +60,8 @@ final class RendezvousProtocol {
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
+    /** Times a stream met its window and the packet ring both full (the warm-up makes it happen: {@link WarmUp#stalledStream}). */
+    private long streamStalls;
     /** The senders' strided layouts this receiver has pulled from. */
     private final RemoteLayouts layouts = new RemoteLayouts();
     /** Pieces of a pull that is strided on both sides pass through it (small: it stays in cache); made at first use. */
@@ -278,12 +280,27 @@ final class RendezvousProtocol {
         while (c.pos < c.end) {
             int chunk = (int) Math.min(bulkChunk, c.end - c.pos);
             long start = bulk.tryReserve(chunk, streamWindow);
+            boolean inRegion = start >= 0;
+            if (!inRegion) {
+                // the window is full: pieces in the packet ring itself. Not a wait for room: an eager
+                // payload whose receive is posted later may hold the region's head, and a stream that
+                // waited behind it never ends (session 23 tried it: MatchingTest hung)
+                chunk = (int) Math.min(pieceLimit, c.end - c.pos);
+            }
+            int idx = inRegion ? ring.tryClaim(Packets.FRAG_BULK, Packets.BULK_NOTICE_LENGTH)
+                : ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
+            // One exit for a ring full for either record: C2 compiles a branch by its own profile, and a
+            // ring too full for a piece's notice while the window has room is a rare geometry (the
+            // warm-up's stalled streams never met it) — as a branch of its own C2 compiled it as never
+            // taken and compiled emitStream again (25-37 ms) inside a heap 4 MB ping-pong's timed
+            // batches in 4 of 10 launches under JFR (session 24); the full ring for a piece the warm-up
+            // meets (WarmUp.stalledStream) keeps this one compiled.
+            if (idx < 0) {
+                streamStalls++;
+                return false;
+            }
             AtomicBuffer b = ring.buffer();
-            if (start >= 0) {
-                int idx = ring.tryClaim(Packets.FRAG_BULK, Packets.BULK_NOTICE_LENGTH);
-                if (idx < 0) {
-                    return false;
-                }
+            if (inRegion) {
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos, null, bulk.address(start), chunk);
                 bulk.commit(start, chunk);
                 b.putLong(idx + Packets.VISIBLE_AT_OFFSET, c.visibleAt);
@@ -291,28 +308,24 @@ final class RendezvousProtocol {
                 b.putInt(idx + Packets.FRAG_BULK_LENGTH_OFFSET, chunk);
                 b.putLong(idx + Packets.FRAG_BULK_POSITION_OFFSET, c.pos);
                 b.putLong(idx + Packets.FRAG_BULK_START_OFFSET, start);
-                ring.commit(idx);
             } else {
-                // the window is full: pieces in the packet ring itself. Not a wait for room: an eager
-                // payload whose receive is posted later may hold the region's head, and a stream that
-                // waited behind it never ends (session 23 tried it: MatchingTest hung)
-                chunk = (int) Math.min(pieceLimit, c.end - c.pos);
-                int idx = ring.tryClaim(Packets.FRAG, Packets.FRAG_HEADER + chunk);
-                if (idx < 0) {
-                    return false;
-                }
                 b.putLong(idx + Packets.VISIBLE_AT_OFFSET, c.visibleAt);
                 b.putInt(idx + Packets.FRAG_RECV_ID_OFFSET, s.recvId);
                 b.putLong(idx + Packets.FRAG_POSITION_OFFSET, c.pos);
                 packer.pack(s.buf.base, s.buf.addr, s.buf.type, s.buf.count, c.pos,
                     null, b.addressOffset() + idx + Packets.FRAG_HEADER, chunk);
-                ring.commit(idx);
             }
+            ring.commit(idx);
             outbound.wrote();
             c.pos += chunk;
         }
         partDone(s, c.senderDoneAt);
         return true;
+    }
+
+    /** Times a stream in shared memory found no room in its window nor in the packet ring, so far. */
+    long streamStalls() {
+        return streamStalls;
     }
 
     /** The receiver pulled the data out of our segment. */

@@ -50,7 +50,23 @@ final class SpinYieldParkIdleStrategy implements IdleStrategy {
     public void idle() {
         if (spins < maxSpins) {
             spins++; // the caller's next pass is the spin: no PAUSE (see the class comment)
-        } else if (yields < maxYields) {
+        } else {
+            backOff();
+        }
+    }
+
+    /**
+     * Yields, or parks once the yields are spent. The launcher keeps it out of its callers
+     * ({@code -XX:CompileCommand=dontinline}, Launcher.WARM_UP_JIT_FLAGS). Why: C2 profiles a branch only
+     * in code not yet compiled by C2, so the warm-up's parks ran in C2 code whose profile had been too
+     * young to judge, were never counted, and later compilations took the park for a branch never
+     * taken; inlined into {@code ShmComm.recv}, {@code Progress.await} and {@code awaitAll}, a program's
+     * first park threw them away and C2 compiled them again in its timed batches (in 2 of 26 launches
+     * under JFR, sessions 23–24). Kept apart, a park met there costs the recompilation of this method alone,
+     * at a moment the rank waits anyway.
+     */
+    private void backOff() {
+        if (yields < maxYields) {
             yields++;
             Thread.yield();
         } else {

@@ -69,8 +69,12 @@ public final class WarmUp {
     private WarmUp() {
     }
 
-    /** What a warm-up did: rounds run, nanoseconds spent, whether the JIT stood still, its time, the rank's parks so far (-1: not counted). */
-    public record Result(int rounds, long nanos, boolean quiet, long compileMillis, long parks) {
+    /**
+     * What a warm-up did: rounds run, nanoseconds spent, whether the JIT stood still, its time, the rank's
+     * parks so far (-1: not counted) and its streams' stalls on a full window and ring ({@link #stalledStream};
+     * -1: not run).
+     */
+    public record Result(int rounds, long nanos, boolean quiet, long compileMillis, long parks, long streamStalls) {
     }
 
     /** Runs the warm-up on {@code world}; every rank of it must call this (init does). */
@@ -124,6 +128,12 @@ public final class WarmUp {
             while (true) {
                 if (longWaits && rounds.rounds() < LONG_WAIT_ROUNDS) {
                     longWait(world, right, left, small, back);
+                }
+                if (longWaits) {
+                    // at a round's start: the paths it deoptimizes are compiled again within the round,
+                    // and the round is not quiet (at a round's end a deoptimization in the last round
+                    // was compiled again in the program: 35 ms in its first 8-byte batches, session 24)
+                    stalledStream(world, right, left, large, largeBack, small, back);
                 }
                 for (int i = 0; i < PER_ROUND; i++) {
                     world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
@@ -183,7 +193,7 @@ public final class WarmUp {
             segment.release(mark);
         }
         return new Result(rounds.rounds(), System.nanoTime() - t0, rounds.quiet(), rounds.compileMillis(),
-            world.engine.parks());
+            world.engine.parks(), longWaits ? world.engine.streamStalls() : -1);
     }
 
     /** The first rounds that begin with {@link #longWait}s. */
@@ -207,13 +217,51 @@ public final class WarmUp {
     static void longWait(ShmComm world, int right, int left, byte[] out, byte[] in) {
         for (int parity = 0; parity < 2; parity++) {
             if (world.rank() % 2 == parity) {
-                long until = System.nanoTime() + LONG_WAIT_NS;
-                for (long rest = LONG_WAIT_NS; rest > 0; rest = until - System.nanoTime()) {
-                    LockSupport.parkNanos(rest); // may return early: parked again for the rest
-                }
+                sleep(LONG_WAIT_NS);
             }
             world.send(out, 0, 8, Datatype.BYTE, right, TAG);
             world.recv(in, 0, 8, Datatype.BYTE, left, TAG, null);
+        }
+    }
+
+    /** How long {@link #stalledStream}'s receivers stay away: long enough for a stream to fill its window and ring. */
+    static final long STALL_NS = 1_000_000L;
+    /** The tag of {@link #stalledStream}'s token. */
+    private static final int STALL_TOKEN = TAG - 4;
+
+    /**
+     * A heap-to-heap rendezvous (streamed through the bulk region) whose receiver stays away once
+     * the data has been cleared to come: the even ranks, then the odd ones, sleep {@link #STALL_NS}
+     * with the 1 MiB receive from their left neighbour posted, while the neighbour streams 512 KiB
+     * into its window, spills the rest into the packet ring and finds both full (a stall: the send
+     * waits for the receiver's copy). Elsewhere in the warm-up the receiver copies as the sender
+     * writes, so C2 compiled the full window and the full ring as never taken; a program's heap 4 MB
+     * ping-pong whose receiver was descheduled hit it and C2 compiled {@code emitStream} again
+     * (34–40 ms) inside its timed batches (2 of 8 launches under JFR, session 23). Run each round,
+     * not only in the first two as {@link #longWait}: a branch the interpreter took before its
+     * method had a profile is not counted. The token behind the request to send (on the same ring)
+     * makes sure it was read, and the clear-to-send sent, before the receiver sleeps.
+     */
+    static void stalledStream(ShmComm world, int right, int left, byte[] out, byte[] in, byte[] token,
+                              byte[] tokenBack) {
+        for (int parity = 0; parity < 2; parity++) {
+            Request recv = world.irecv(in, 0, LARGE, Datatype.BYTE, left, TAG);
+            Request send = world.isend(out, 0, LARGE, Datatype.BYTE, right, TAG);
+            world.sendrecv(token, 0, 8, Datatype.BYTE, right, STALL_TOKEN, tokenBack, 0, 8, Datatype.BYTE, left,
+                STALL_TOKEN);
+            if (world.rank() % 2 == parity) {
+                sleep(STALL_NS);
+            }
+            recv.waitFor();
+            send.waitFor();
+        }
+    }
+
+    /** Sleeps {@code nanos} (parked again for the rest when a park returns early). */
+    private static void sleep(long nanos) {
+        long until = System.nanoTime() + nanos;
+        for (long rest = nanos; rest > 0; rest = until - System.nanoTime()) {
+            LockSupport.parkNanos(rest);
         }
     }
 

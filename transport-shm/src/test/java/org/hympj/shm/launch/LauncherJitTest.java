@@ -25,15 +25,16 @@ class LauncherJitTest {
     @Test
     void withTheWarmUpOnItsOwnCodeIsNeverCompiled() {
         assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true", "-Dhympj.warmup=on",
-            "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*"),
+            "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
+            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff"),
             Launcher.rankJitFlags("auto", "on", 8, 2));
         assertEquals(List.of("-Dhympj.warmup=off"), Launcher.rankJitFlags("tiered", "off", 2, 2));
     }
 
-    /** HotSpot parses the command and names the warm-up's classes in it (a malformed one is only warned of). */
+    /** HotSpot parses the commands and names the warm-up's classes and the back-off in them (a malformed one is only warned of). */
     @Test
     @org.junit.jupiter.api.Timeout(60)
-    void hotSpotTakesTheWarmUpsExclusion() throws Exception {
+    void hotSpotTakesTheWarmUpsCommands() throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of(Launcher.javaCommand()));
         cmd.addAll(Launcher.WARM_UP_JIT_FLAGS.subList(1, Launcher.WARM_UP_JIT_FLAGS.size())); // not quiet: echoed
         cmd.add("-version");
@@ -41,8 +42,13 @@ class LauncherJitTest {
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0, out);
         assertTrue(out.contains("CompileCommand: exclude org/hympj/shm/pml/WarmUp*.* bool exclude = true"), out);
-        // the pattern names the class the warm-up lives in (a move or rename must take it along)
+        assertTrue(out.contains("CompileCommand: dontinline org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff"
+            + " bool dontinline = true"), out);
+        // the patterns name the classes and method (a move or rename must take them along)
         assertEquals("org/hympj/shm/pml/WarmUp", org.hympj.shm.pml.WarmUp.class.getName().replace('.', '/'));
+        Class<?> idle = Class.forName("org.hympj.shm.pml.SpinYieldParkIdleStrategy");
+        assertEquals("org/hympj/shm/pml/SpinYieldParkIdleStrategy", idle.getName().replace('.', '/'));
+        idle.getDeclaredMethod("backOff");
     }
 
     @Test

@@ -58,15 +58,26 @@ class WarmUpTest {
                 reported = true;
                 parks += Long.parseLong(parked.group(1));
             }
+            // and its stalled streams (WarmUp.stalledStream) fill a window and a packet ring no one drains
+            Matcher stalled = STALLED.matcher(r.allOutput());
+            long stalls = 0;
+            boolean stallsReported = false;
+            while (stalled.find()) {
+                stallsReported = true;
+                stalls += Long.parseLong(stalled.group(1));
+            }
             if (np == 2) {
                 assertTrue(reported && parks > 0, "the warm-up's long waits never parked:\n" + r.allOutput());
+                assertTrue(stallsReported && stalls > 0, "no stream of the warm-up stalled:\n" + r.allOutput());
             } else {
                 assertFalse(reported, "ranks sharing cores yield at once: no parks counted\n" + r.allOutput());
+                assertFalse(stallsReported, "ranks sharing cores (C1): no stalled streams\n" + r.allOutput());
             }
         }
     }
 
     private static final Pattern PARKED = Pattern.compile("warm-up: .*, parked (\\d+) times");
+    private static final Pattern STALLED = Pattern.compile("warm-up: .*, streams stalled (\\d+) times");
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
