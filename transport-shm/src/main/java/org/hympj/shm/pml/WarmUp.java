@@ -32,7 +32,7 @@ import org.hympj.shm.job.JobConfig;
  * blocking send and receive (even ranks send first, odd ones receive first: no cycle even at a
  * tiny eager limit), a persistent set of a contiguous, a block-strided and an element-strided
  * face (2 KiB each, the eager path with packing and unpacking), isend/irecv with waitAll (either
- * first), an empty probe, a 32 KiB blocking pair (the bulk eager path, piped when every rank
+ * first), an empty probe, a barrier, a 32 KiB blocking pair (the bulk eager path, piped when every rank
  * has a core: at one in 25 C2 compiled it during a program's first 64 KB batches, 15–28 µs
  * against 8), and now and then a 64 KiB and a 1 MiB exchange (bulk eager, and rendezvous at the
  * default limits) and a 1 MiB send whose receive is posted after it came ({@link #lateRendezvous}),
@@ -150,6 +150,10 @@ public final class WarmUp {
                     pair[1 - r] = world.isend(small, 0, 8, Datatype.BYTE, right, TAG);
                     Request.waitAll(pair);
                     world.iprobe(left, TAG - 1);
+                    // the barrier a program calls before each timed batch: its wait (Engine.idleStep) was
+                    // compiled at tier 4 only in a program's first batches (2-9 ms of C2 beside the ranks, in
+                    // 13 of 78 JVMs under JFR, session 24)
+                    world.barrier();
                     // the bulk eager path (piped when every rank has a core) as often as the rest:
                     // every 25th was too rare for C2, which then compiled it in a program's first batches
                     blockingPair(world, sendsFirst, large, largeBack, JobConfig.PIPE_FROM, right, left);
