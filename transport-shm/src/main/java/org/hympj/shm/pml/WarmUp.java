@@ -134,6 +134,7 @@ public final class WarmUp {
                     // and the round is not quiet (at a round's end a deoptimization in the last round
                     // was compiled again in the program: 35 ms in its first 8-byte batches, session 24)
                     stalledStream(world, right, left, large, largeBack, small, back);
+                    stalledEager(world, right, left, ringOut, ringIn);
                 }
                 for (int i = 0; i < PER_ROUND; i++) {
                     world.sendrecv(small, 0, 8, Datatype.BYTE, right, TAG, back, 0, 8, Datatype.BYTE, left, TAG);
@@ -260,6 +261,51 @@ public final class WarmUp {
             send.waitFor();
         }
     }
+
+    /** Bytes of each of {@link #stalledEager}'s messages (at most the inline limit). */
+    private static final int STALL_EAGER_BYTES = 2048;
+
+    /**
+     * More small eager messages than the packet ring holds, sent to a neighbour that sleeps
+     * ({@link #STALL_NS}; the even ranks, then the odd ones): the sends the ring cannot take wait
+     * in the outbound queue and each pass tries them again, finding the ring full — a branch of
+     * {@code EagerProtocol.emit}, and a kind of item in {@code OutboundQueues.flush}, that the rest
+     * of the warm-up met only now and then ({@link #ringEnd} writes at most to the ring's end). When
+     * the warm-up's last round met it first, C2 threw the compiled sends away 14–23 ms before the
+     * program and compiled them again (35–41 ms) inside its first 8-byte batches: 0.36 µs against
+     * 0.10 (2 of 20 launches under JFR, session 24). Ranks on another host, a modelled fabric or a
+     * job of one: nothing (as {@link #ringEnd}).
+     */
+    static void stalledEager(ShmComm world, int right, int left, byte[] out, byte[] in) {
+        ShmFabric fabric = world.engine.fabric();
+        int bytes = Math.min(STALL_EAGER_BYTES, out.length);
+        boolean on = world.size() > 1 && fabric.channels() == 1 && bytes >= 8;
+        boolean sends = on && fabric.local(right);
+        boolean receives = on && fabric.local(left);
+        if (!sends && !receives) {
+            return;
+        }
+        // the ring's size is the job's: sender and receiver count alike
+        int count = fabric.ring(0, sends ? right : left).capacity() / bytes + 8;
+        Request[] sent = new Request[sends ? count : 0];
+        for (int parity = 0; parity < 2; parity++) {
+            if (world.rank() % 2 == parity) {
+                sleep(STALL_NS);
+            }
+            for (int i = 0; i < sent.length; i++) {
+                sent[i] = world.isend(out, 0, bytes, Datatype.BYTE, right, STALL_EAGER_TAG);
+            }
+            if (receives) {
+                for (int i = 0; i < count; i++) {
+                    world.recv(in, 0, bytes, Datatype.BYTE, left, STALL_EAGER_TAG, null);
+                }
+            }
+            Request.waitAll(sent);
+        }
+    }
+
+    /** The tag of {@link #stalledEager}'s messages. */
+    private static final int STALL_EAGER_TAG = TAG - 5;
 
     /** Sleeps {@code nanos} (parked again for the rest when a park returns early). */
     private static void sleep(long nanos) {
