@@ -294,7 +294,7 @@ final class RendezvousProtocol {
             // warm-up's stalled streams never met it) — as a branch of its own C2 compiled it as never
             // taken and compiled emitStream again (25-37 ms) inside a heap 4 MB ping-pong's timed
             // batches in 4 of 10 launches under JFR (session 24); the full ring for a piece the warm-up
-            // meets (WarmUp.stalledStream) keeps this one compiled.
+            // meets (WarmUpWaits.stalledStream) keeps this one compiled.
             if (idx < 0) {
                 streamStalls++;
                 return false;

@@ -46,6 +46,9 @@ class LauncherJitTest {
             + " bool dontinline = true"), out);
         // the patterns name the classes and method (a move or rename must take them along)
         assertEquals("org/hympj/shm/pml/WarmUp", org.hympj.shm.pml.WarmUp.class.getName().replace('.', '/'));
+        // the warm-up's waiting steps live beside it, under the same pattern
+        assertTrue(Class.forName("org.hympj.shm.pml.WarmUpWaits").getName().replace('.', '/')
+            .startsWith("org/hympj/shm/pml/WarmUp"));
         Class<?> idle = Class.forName("org.hympj.shm.pml.SpinYieldParkIdleStrategy");
         assertEquals("org/hympj/shm/pml/SpinYieldParkIdleStrategy", idle.getName().replace('.', '/'));
         idle.getDeclaredMethod("backOff");
