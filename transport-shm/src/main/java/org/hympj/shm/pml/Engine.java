@@ -136,7 +136,7 @@ public final class Engine implements org.hympj.spi.ProgressEngine {
         return idler.parks();
     }
 
-    /** Times a stream in shared memory found its window and the packet ring full (the warm-up's report). */
+    /** Times a stream in shared memory found the packet ring too full for its next piece or notice (the warm-up's report). */
     long streamStalls() {
         return rendezvous.streamStalls();
     }

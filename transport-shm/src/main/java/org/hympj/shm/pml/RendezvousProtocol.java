@@ -60,7 +60,7 @@ final class RendezvousProtocol {
     private final HandleTable<SendReq> sends = new HandleTable<>();
     private final HandleTable<RecvReq> recvs = new HandleTable<>();
     private final DeferredBookings deferred = new DeferredBookings();
-    /** Times a stream met its window and the packet ring both full (the warm-up makes it happen: {@link WarmUp#stalledStream}). */
+    /** Times a stream found the packet ring too full for its next piece or notice (the warm-up makes it happen: {@link WarmUpWaits#stalledStream}). */
     private long streamStalls;
     /** The senders' strided layouts this receiver has pulled from. */
     private final RemoteLayouts layouts = new RemoteLayouts();
@@ -323,7 +323,7 @@ final class RendezvousProtocol {
         return true;
     }
 
-    /** Times a stream in shared memory found no room in its window nor in the packet ring, so far. */
+    /** Times a stream in shared memory found the packet ring too full for its next piece or notice, so far. */
     long streamStalls() {
         return streamStalls;
     }

@@ -70,7 +70,7 @@ public final class WarmUp {
 
     /**
      * What a warm-up did: rounds run, nanoseconds spent, whether the JIT stood still, its time, the rank's
-     * parks so far (-1: not counted) and its streams' stalls on a full window and ring ({@link #stalledStream};
+     * parks so far (-1: not counted) and its streams' stalls on a full packet ring ({@link WarmUpWaits#stalledStream};
      * -1: not run).
      */
     public record Result(int rounds, long nanos, boolean quiet, long compileMillis, long parks, long streamStalls) {
@@ -125,13 +125,13 @@ public final class WarmUp {
         boolean longWaits = n > 1 && world.engine.parks() >= 0; // the spin-yield-park strategy
         try {
             while (true) {
-                if (longWaits && rounds.rounds() < WarmUpWaits.LONG_WAIT_ROUNDS) {
-                    WarmUpWaits.longWait(world, right, left, small, back);
-                }
                 if (longWaits) {
-                    // at a round's start: the paths it deoptimizes are compiled again within the round,
+                    // at a round's start: the paths they deoptimize are compiled again within the round,
                     // and the round is not quiet (at a round's end a deoptimization in the last round
                     // was compiled again in the program: 35 ms in its first 8-byte batches, session 24)
+                    if (rounds.rounds() < WarmUpWaits.LONG_WAIT_ROUNDS) {
+                        WarmUpWaits.longWait(world, right, left, small, back);
+                    }
                     WarmUpWaits.stalledStream(world, right, left, large, largeBack, small, back);
                     WarmUpWaits.stalledEager(world, right, left, ringOut, ringIn);
                 }
