@@ -24,7 +24,8 @@ public final class Benchmarks {
     public static final List<Long> SCALE_LES3_KS = List.of(60L, 70L, 80L, 109L, 218L, 327L, 436L, 545L, 654L, 763L, 872L);
 
     /** The ping-pong program's timed loops (HotSpot method patterns), one per mode. */
-    private static final String[] PING_PONG_LOOPS = {"org/hympj/perf/PingPong.blocking", "org/hympj/perf/PingPong.persistent"};
+    private static final String[] PING_PONG_LOOPS = {"org/hympj/perf/PingPong.blockingLoop",
+        "org/hympj/perf/PingPong.persistentLoop"};
 
     static {
         register(new BenchDef("pingpong", "half round-trip latency, blocking send/recv, 2 ranks (us)",

@@ -48,6 +48,7 @@ public final class Faces {
                     }
                 }
             }
+            Rows.printBatches();
         }
     }
 
@@ -65,7 +66,7 @@ public final class Faces {
         for (int bch = -1; bch < Rows.NBATCH; bch++) {
             int k = bch < 0 ? wi[0] : per;
             comm.barrier();
-            long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
+            long jit = Rows.BATCHES ? Rows.batchStart() : 0;
             long t0 = System.nanoTime();
             for (int i = 0; i < k; i++) {
                 if (rank == 0) {

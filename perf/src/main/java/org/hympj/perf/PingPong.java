@@ -37,6 +37,75 @@ public final class PingPong {
         return new int[] {10, 200};
     }
 
+    /**
+     * The warm-up batch calls the timed loop on this many iterations at a time (the same iterations
+     * in all). Why: HotSpot moves a loop that runs long in one call into code compiled for it on the
+     * stack (OSR), and that code does not count the loop's exits; the method's own C2 compilation then
+     * took the exit for a branch never taken, and the first timed batch's exit threw that code away
+     * and compiled the loop again inside the next size's timed batches (docs/PERFORMANCE.md, session
+     * 25). Calls this short end before HotSpot moves them on the stack (with {@code --loop-compile
+     * warm-up} it looks every few dozen back-edges; 250-iteration calls were still moved), so their
+     * exits are counted and C2 compiles the loop as a method within the warm-up batch (no on-stack
+     * compile, no deoptimization of the loop under JFR since); each timed batch is one call, as the
+     * anchor's loop.
+     */
+    static final int WARM_CHUNK = 16;
+
+    /** Before the first size the JIT is idle this long ({@link Rows#settleJit}) ... */
+    static final long SETTLE_STILL_MS = 30;
+    /** ... or the rank has waited this long for it. */
+    static final long SETTLE_MAX_MS = 1000;
+
+    /** The warm-up batch: {@code n} iterations of the timed loop, {@link #WARM_CHUNK} per call. */
+    static void warmBlocking(Comm comm, int rank, Object sbuf, Object rbuf, int size, int n) {
+        for (int done = 0; done < n; done += WARM_CHUNK) {
+            blockingLoop(comm, rank, sbuf, rbuf, size, Math.min(WARM_CHUNK, n - done));
+        }
+    }
+
+    /** The persistent warm-up batch, as {@link #warmBlocking}. */
+    static void warmPersistent(int rank, PersistentRequest[] req, int n) {
+        for (int done = 0; done < n; done += WARM_CHUNK) {
+            persistentLoop(rank, req, Math.min(WARM_CHUNK, n - done));
+        }
+    }
+
+    /** A blocking ping-pong's timed loop: rank 0 sends then receives, rank 1 the reverse. */
+    static void blockingLoop(Comm comm, int rank, Object sbuf, Object rbuf, int size, int n) {
+        if (rank == 0) {
+            for (int i = 0; i < n; i++) {
+                comm.send(sbuf, 0, size, Datatype.BYTE, 1, 1);
+                comm.recv(rbuf, 0, size, Datatype.BYTE, 1, 1, null);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                comm.recv(rbuf, 0, size, Datatype.BYTE, 0, 1, null);
+                comm.send(sbuf, 0, size, Datatype.BYTE, 0, 1);
+            }
+        }
+    }
+
+    /** A persistent ping-pong's timed loop over {receive, send} requests. */
+    static void persistentLoop(int rank, PersistentRequest[] req, int n) {
+        if (rank == 0) {
+            // pre-post the reply receive, start the send: Startall/Waitall
+            for (int i = 0; i < n; i++) {
+                Request.startAll(req);
+                Request.waitAll(req);
+            }
+        } else {
+            // the echo side must receive before it sends
+            PersistentRequest rr = req[0];
+            PersistentRequest sr = req[1];
+            for (int i = 0; i < n; i++) {
+                rr.start();
+                rr.waitFor();
+                sr.start();
+                sr.waitFor();
+            }
+        }
+    }
+
     public static void main(String[] args) {
         if (args.length < 4) {
             throw new IllegalArgumentException("usage: PingPong blocking|persistent REP heap|segment|both SIZE...");
@@ -65,7 +134,9 @@ public final class PingPong {
             }
             int rank = comm.rank();
             int peer = 1 - rank;
-            for (BufferKind kind : kinds) {
+            double[][] figures = new double[kinds.size()][sizes.length];
+            for (int k = 0; k < kinds.size(); k++) {
+                BufferKind kind = kinds.get(k);
                 Object sbuf;
                 Object rbuf;
                 if (kind == BufferKind.HEAP) {
@@ -83,6 +154,7 @@ public final class PingPong {
                     sbuf = s;
                     rbuf = r;
                 }
+                Rows.settleJit(SETTLE_STILL_MS, SETTLE_MAX_MS);
                 if (Rows.PREPASS) {
                     // untimed JIT pre-pass (opt-in): the first size's whole measurement, discarded
                     if (persistent) {
@@ -91,14 +163,43 @@ public final class PingPong {
                         blocking(comm, rank, sbuf, rbuf, sizes[0]);
                     }
                 }
-                for (int size : sizes) {
-                    double t = persistent ? persistent(comm, rank, peer, sbuf, rbuf, size)
-                        : blocking(comm, rank, sbuf, rbuf, size);
-                    if (rank == 0) {
-                        Rows.print(Rows.row("pingpong-" + mode, kind.label(), size, rep, t, 3, "us"));
+                for (int j = 0; j < sizes.length; j++) {
+                    figures[k][j] = persistent ? persistent(comm, rank, peer, sbuf, rbuf, sizes[j])
+                        : blocking(comm, rank, sbuf, rbuf, sizes[j]);
+                }
+                checkReceived(rbuf, sizes[sizes.length - 1], kind);
+            }
+            // Printed after the last size, not between sizes: formatting a row runs enough JDK code
+            // (the Formatter, string concatenation's first bootstrap) for HotSpot to compile some of it
+            // in the background, on a core a rank needs, during the next size's timed batches (13 ms of
+            // compiles in rank 0 inside the 4 KB batches of one launch; docs/PERFORMANCE.md, session 25).
+            if (rank == 0) {
+                for (int k = 0; k < kinds.size(); k++) {
+                    for (int j = 0; j < sizes.length; j++) {
+                        Rows.print(Rows.row("pingpong-" + mode, kinds.get(k).label(), sizes[j], rep, figures[k][j], 3,
+                            "us"));
                     }
                 }
             }
+            Rows.printBatches();
+        }
+    }
+
+    /**
+     * After the last size (nothing timed follows): the receive buffer, filled with 'b' at the start,
+     * holds the peer's 'a' in the last message's {@code size} bytes and 'b' after them.
+     */
+    static void checkReceived(Object rbuf, int size, BufferKind kind) {
+        java.nio.ByteBuffer got = rbuf instanceof byte[] ? java.nio.ByteBuffer.wrap((byte[]) rbuf)
+            : ((org.hympj.api.SegmentBuffer) rbuf).bytes();
+        byte[] want = new byte[got.capacity()];
+        java.util.Arrays.fill(want, 0, size, (byte) 'a');
+        java.util.Arrays.fill(want, size, want.length, (byte) 'b');
+        int at = got.duplicate().clear().mismatch(java.nio.ByteBuffer.wrap(want));
+        if (at >= 0) {
+            throw new IllegalStateException(kind.label() + " receive buffer wrong at byte " + at + " after a " + size
+                + "-byte message: " + (at < got.capacity() ? "'" + (char) got.get(at) + "'" : "short") + " where '"
+                + (char) want[at] + "' was sent");
         }
     }
 
@@ -118,18 +219,12 @@ public final class PingPong {
         for (int bch = -1; bch < Rows.NBATCH; bch++) {
             int n = bch < 0 ? warm : per;
             comm.barrier();
-            long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
+            long jit = Rows.BATCHES ? Rows.batchStart() : 0;
             long t0 = System.nanoTime();
-            if (rank == 0) {
-                for (int i = 0; i < n; i++) {
-                    comm.send(sbuf, 0, size, Datatype.BYTE, 1, 1);
-                    comm.recv(rbuf, 0, size, Datatype.BYTE, 1, 1, null);
-                }
+            if (bch < 0) {
+                warmBlocking(comm, rank, sbuf, rbuf, size, n);
             } else {
-                for (int i = 0; i < n; i++) {
-                    comm.recv(rbuf, 0, size, Datatype.BYTE, 0, 1, null);
-                    comm.send(sbuf, 0, size, Datatype.BYTE, 0, 1);
-                }
+                blockingLoop(comm, rank, sbuf, rbuf, size, n);
             }
             long el = System.nanoTime() - t0;
             if (bch >= 0) {
@@ -149,28 +244,16 @@ public final class PingPong {
             comm.recvInit(rbuf, 0, size, Datatype.BYTE, peer, 1),
             comm.sendInit(sbuf, 0, size, Datatype.BYTE, peer, 1)
         };
-        PersistentRequest rr = req[0];
-        PersistentRequest sr = req[1];
         try {
             for (int bch = -1; bch < Rows.NBATCH; bch++) {
                 int n = bch < 0 ? warm : per;
                 comm.barrier();
-                long jit = Rows.BATCHES ? Rows.compileMillis() : 0;
+                long jit = Rows.BATCHES ? Rows.batchStart() : 0;
                 long t0 = System.nanoTime();
-                if (rank == 0) {
-                    // pre-post the reply receive, start the send: Startall/Waitall
-                    for (int i = 0; i < n; i++) {
-                        Request.startAll(req);
-                        Request.waitAll(req);
-                    }
+                if (bch < 0) {
+                    warmPersistent(rank, req, n);
                 } else {
-                    // the echo side must receive before it sends
-                    for (int i = 0; i < n; i++) {
-                        rr.start();
-                        rr.waitFor();
-                        sr.start();
-                        sr.waitFor();
-                    }
+                    persistentLoop(rank, req, n);
                 }
                 long el = System.nanoTime() - t0;
                 if (bch >= 0) {
@@ -179,8 +262,8 @@ public final class PingPong {
                 Rows.batch("persistent", size, bch, el * 1e-3 / (2.0 * n), jit);
             }
         } finally {
-            rr.free();
-            sr.free();
+            req[0].free();
+            req[1].free();
         }
         return Rows.median(bt);
     }

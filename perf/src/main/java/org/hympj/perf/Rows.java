@@ -30,17 +30,67 @@ public final class Rows {
     private Rows() {
     }
 
+    /**
+     * Sleeps until the JIT has compiled nothing for {@code stillMs} (compile time read every 5 ms), at
+     * most {@code maxMs}; returns the ms waited. For a rank program between its set-up and its first
+     * timed size: filling its 4 MB buffers has HotSpot compile the fill loops two or three times
+     * (3–13 ms each), in the background, into the first timed batches; asleep, the ranks leave the
+     * cores to the compiler threads. Nothing timed changes.
+     */
+    public static long settleJit(long stillMs, long maxMs) {
+        long start = System.nanoTime();
+        long last = compileMillis();
+        long stillSince = start;
+        while (true) {
+            long now = System.nanoTime();
+            if (now - stillSince >= stillMs * 1_000_000L || now - start >= maxMs * 1_000_000L || last < 0) {
+                return (now - start) / 1_000_000L;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return (System.nanoTime() - start) / 1_000_000L;
+            }
+            long c = compileMillis();
+            if (c != last) {
+                last = c;
+                stillSince = System.nanoTime();
+            }
+        }
+    }
+
     /** The JIT's total compile time so far in ms (-1 when the JVM does not say). */
     public static long compileMillis() {
         java.lang.management.CompilationMXBean c = java.lang.management.ManagementFactory.getCompilationMXBean();
         return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
     }
 
-    /** With {@link #BATCHES}: one comment line for a batch (-1 = the warm-up batch). */
+    /**
+     * With {@link #BATCHES}, just before a batch's clock starts: notes the wall clock (to line the
+     * batch up with a JFR recording) and the scheduler's view of this thread ({@link BatchLog});
+     * returns the JIT's compile time so far for {@link #batch}.
+     */
+    public static long batchStart() {
+        BatchLog.start();
+        return compileMillis();
+    }
+
+    /**
+     * With {@link #BATCHES}: notes a batch (-1 = the warm-up batch) for {@link #printBatches}. Kept
+     * in arrays, printed after the last size: formatting a line between batches would have the JIT
+     * compile the formatter during the next ones.
+     */
     public static void batch(String test, long size, int batch, double value, long compileMsBefore) {
         if (BATCHES) {
-            System.out.println(String.format(Locale.ROOT, "# %s %d batch %d: %.3f, JIT %d ms during it", test, size, batch,
-                value, compileMillis() - compileMsBefore));
+            BatchLog.end(test, size, batch, value, compileMillis() - compileMsBefore);
+        }
+    }
+
+    /** With {@link #BATCHES}: prints the noted batches, one comment line each. */
+    public static void printBatches() {
+        if (BATCHES) {
+            BatchLog.print();
         }
     }
 

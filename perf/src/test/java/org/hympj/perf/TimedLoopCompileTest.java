@@ -24,9 +24,9 @@ class TimedLoopCompileTest {
     @Test
     void pingPongLoopsAreCompiledInTheWarmUpByDefault() {
         List<String> args = Bench.spec(options("pingpong"), 1, List.of(BufferKind.HEAP)).jvmArgs();
-        assertTrue(args.contains("-XX:CompileCommand=CompileThresholdScaling,org/hympj/perf/PingPong.blocking,0.01"),
+        assertTrue(args.contains("-XX:CompileCommand=CompileThresholdScaling,org/hympj/perf/PingPong.blockingLoop,0.01"),
             args.toString());
-        assertTrue(args.contains("-XX:CompileCommand=BackgroundCompilation,org/hympj/perf/PingPong.persistent,false"),
+        assertTrue(args.contains("-XX:CompileCommand=BackgroundCompilation,org/hympj/perf/PingPong.persistentLoop,false"),
             args.toString());
         assertTrue(args.contains("-XX:CompileCommand=quiet"), args.toString());
         // the user's own --jvm-arg comes after ours: a CompileCommand of theirs can still override
