@@ -117,11 +117,13 @@ public final class Launcher {
      * had it; docs/PERFORMANCE.md, session 23). Interpreted, the warm-up calls every entry point as a
      * program does. The idle strategy's back-off is never inlined: its park, which the warm-up's long
      * waits reach, stays out of the compiled entry points ({@code SpinYieldParkIdleStrategy.backOff}
-     * says why). {@code quiet}: HotSpot would print the commands at every rank's start.
+     * says why), and so does a piped receive's wait for its sender ({@code EagerProtocol.awaitPacker}).
+     * {@code quiet}: HotSpot would print the commands at every rank's start.
      */
     static final List<String> WARM_UP_JIT_FLAGS = List.of("-XX:CompileCommand=quiet",
         "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
-        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff");
+        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff",
+        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker");
 
     /** A rank's JIT flags: {@link #jitFlags}, the warm-up's switch (read by ShmMpj) and, with it on, {@link #WARM_UP_JIT_FLAGS}. */
     static List<String> rankJitFlags(String jit, String warmUp, int ranks, int cores) {

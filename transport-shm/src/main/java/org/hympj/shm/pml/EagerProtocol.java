@@ -176,15 +176,28 @@ final class EagerProtocol {
                 done = ready;
                 idle = 0;
             } else {
-                if ((++idle & 0xFF) == 0) {
-                    Thread.yield(); // the sender lost its core (another process): let it have ours
-                } else {
-                    Thread.onSpinWait();
-                }
+                idle = awaitPacker(idle);
                 idler.poll();
             }
         }
         completions.recvDone(r, source, tag, accept, n, pacing.eagerArrival(vis));
         bulk.consumed(start, reservation(n, true));
+    }
+
+    /**
+     * One empty pass of a piped receive: a spin-wait hint, every 256th a yield (the sender lost its
+     * core to another process: let it have ours). Returns the passes so far. The launcher keeps it
+     * out of {@code deliverBulk} ({@code -XX:CompileCommand=dontinline}, Launcher.WARM_UP_JIT_FLAGS):
+     * inlined, the yield was a branch C2 had never seen taken, and the first receive of a program to
+     * wait 256 passes threw {@code deliverBulk}'s code away and had C2 compile it again, 28 ms on a
+     * rank's core inside the 64 KB ping-pong's timed batches (1 of 24 JVMs under JFR, session 25).
+     */
+    static int awaitPacker(int idle) {
+        if ((++idle & 0xFF) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+        return idle;
     }
 }

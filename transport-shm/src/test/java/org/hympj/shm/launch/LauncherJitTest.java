@@ -26,12 +26,13 @@ class LauncherJitTest {
     void withTheWarmUpOnItsOwnCodeIsNeverCompiled() {
         assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true", "-Dhympj.warmup=on",
             "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
-            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff"),
+            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff",
+            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker"),
             Launcher.rankJitFlags("auto", "on", 8, 2));
         assertEquals(List.of("-Dhympj.warmup=off"), Launcher.rankJitFlags("tiered", "off", 2, 2));
     }
 
-    /** HotSpot parses the commands and names the warm-up's classes and the back-off in them (a malformed one is only warned of). */
+    /** HotSpot parses the commands and names the warm-up's classes and the waits in them (a malformed one is only warned of). */
     @Test
     @org.junit.jupiter.api.Timeout(60)
     void hotSpotTakesTheWarmUpsCommands() throws Exception {
@@ -44,6 +45,8 @@ class LauncherJitTest {
         assertTrue(out.contains("CompileCommand: exclude org/hympj/shm/pml/WarmUp*.* bool exclude = true"), out);
         assertTrue(out.contains("CompileCommand: dontinline org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff"
             + " bool dontinline = true"), out);
+        assertTrue(out.contains("CompileCommand: dontinline org/hympj/shm/pml/EagerProtocol.awaitPacker"
+            + " bool dontinline = true"), out);
         // the patterns name the classes and method (a move or rename must take them along)
         assertEquals("org/hympj/shm/pml/WarmUp", org.hympj.shm.pml.WarmUp.class.getName().replace('.', '/'));
         // the warm-up's waiting steps live beside it, under the same pattern
@@ -52,6 +55,9 @@ class LauncherJitTest {
         Class<?> idle = Class.forName("org.hympj.shm.pml.SpinYieldParkIdleStrategy");
         assertEquals("org/hympj/shm/pml/SpinYieldParkIdleStrategy", idle.getName().replace('.', '/'));
         idle.getDeclaredMethod("backOff");
+        Class<?> eager = Class.forName("org.hympj.shm.pml.EagerProtocol");
+        assertEquals("org/hympj/shm/pml/EagerProtocol", eager.getName().replace('.', '/'));
+        eager.getDeclaredMethod("awaitPacker", int.class);
     }
 
     @Test
