@@ -1190,8 +1190,11 @@ public final class Compare {
                     ? "was compiled when HotSpot chose to (`--loop-compile lazy`: after 60,000 back-edges, so an "
                         + "8-byte size's 55,000 iterations ran it in the interpreter)"
                     : "was compiled by HotSpot during the warm-up batch before the timed ones (`--loop-compile "
-                        + "warm-up`: its compile thresholds scaled to 1 %, the compile awaited), as the C anchor's loop "
-                        + "is compiled code; the library's code and what is timed are unchanged")
+                        + "warm-up`: its compile thresholds scaled to 1 %, the compile awaited, the warm-up batch's "
+                        + "iterations run 16 to a call so that the loop is compiled as a method, not on the stack), "
+                        + "as the C anchor's loop is compiled code; the program waits for its JIT to be idle before "
+                        + "its first size and prints its rows after its last; the library's code and what is timed "
+                        + "are unchanged")
                 .append(".\n");
         }
         if (stopped != null) {

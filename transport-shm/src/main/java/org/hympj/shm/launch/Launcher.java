@@ -118,12 +118,16 @@ public final class Launcher {
      * program does. The idle strategy's back-off is never inlined: its park, which the warm-up's long
      * waits reach, stays out of the compiled entry points ({@code SpinYieldParkIdleStrategy.backOff}
      * says why), and so does a piped receive's wait for its sender ({@code EagerProtocol.awaitPacker}).
-     * {@code quiet}: HotSpot would print the commands at every rank's start.
+     * {@code RendezvousProtocol.onFrag}, run once per streamed piece that spills into the packet ring,
+     * reached C2's threshold only at the warm-up's end or in the program (in 2 of 6 JVMs under JFR, a
+     * 12–26 ms compile inside the 1 MB ping-pong's timed batches, session 25): its thresholds are a
+     * fifth. {@code quiet}: HotSpot would print the commands at every rank's start.
      */
     static final List<String> WARM_UP_JIT_FLAGS = List.of("-XX:CompileCommand=quiet",
         "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
         "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff",
-        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker");
+        "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker",
+        "-XX:CompileCommand=CompileThresholdScaling,org/hympj/shm/pml/RendezvousProtocol.onFrag,0.2");
 
     /** A rank's JIT flags: {@link #jitFlags}, the warm-up's switch (read by ShmMpj) and, with it on, {@link #WARM_UP_JIT_FLAGS}. */
     static List<String> rankJitFlags(String jit, String warmUp, int ranks, int cores) {

@@ -27,7 +27,8 @@ class LauncherJitTest {
         assertEquals(List.of("-XX:TieredStopAtLevel=1", "-Dhympj.jit.c1=true", "-Dhympj.warmup=on",
             "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,org/hympj/shm/pml/WarmUp*.*",
             "-XX:CompileCommand=dontinline,org/hympj/shm/pml/SpinYieldParkIdleStrategy.backOff",
-            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker"),
+            "-XX:CompileCommand=dontinline,org/hympj/shm/pml/EagerProtocol.awaitPacker",
+            "-XX:CompileCommand=CompileThresholdScaling,org/hympj/shm/pml/RendezvousProtocol.onFrag,0.2"),
             Launcher.rankJitFlags("auto", "on", 8, 2));
         assertEquals(List.of("-Dhympj.warmup=off"), Launcher.rankJitFlags("tiered", "off", 2, 2));
     }
@@ -47,6 +48,8 @@ class LauncherJitTest {
             + " bool dontinline = true"), out);
         assertTrue(out.contains("CompileCommand: dontinline org/hympj/shm/pml/EagerProtocol.awaitPacker"
             + " bool dontinline = true"), out);
+        assertTrue(out.contains("CompileCommand: CompileThresholdScaling org/hympj/shm/pml/RendezvousProtocol.onFrag"
+            + " double CompileThresholdScaling = 0.200000"), out);
         // the patterns name the classes and method (a move or rename must take them along)
         assertEquals("org/hympj/shm/pml/WarmUp", org.hympj.shm.pml.WarmUp.class.getName().replace('.', '/'));
         // the warm-up's waiting steps live beside it, under the same pattern
@@ -58,6 +61,9 @@ class LauncherJitTest {
         Class<?> eager = Class.forName("org.hympj.shm.pml.EagerProtocol");
         assertEquals("org/hympj/shm/pml/EagerProtocol", eager.getName().replace('.', '/'));
         eager.getDeclaredMethod("awaitPacker", int.class);
+        Class<?> rendezvous = Class.forName("org.hympj.shm.pml.RendezvousProtocol");
+        assertEquals("org/hympj/shm/pml/RendezvousProtocol", rendezvous.getName().replace('.', '/'));
+        assertTrue(java.util.Arrays.stream(rendezvous.getDeclaredMethods()).anyMatch(m -> m.getName().equals("onFrag")));
     }
 
     @Test
