@@ -32,6 +32,7 @@ final class BatchLog {
     private static final long[] SCHED = new long[3];
     private static FileChannel schedstat;
     private static int count;
+    private static int dropped;
     private static long startMs;
     private static long startNs;
     private static long queuedNs;
@@ -51,6 +52,7 @@ final class BatchLog {
     static void end(String test, long size, int batch, double value, long jitMs) {
         long lengthNs = System.nanoTime() - startNs;
         if (count == CAPACITY) {
+            dropped++;
             return;
         }
         readSchedstat();
@@ -73,6 +75,9 @@ final class BatchLog {
                 "# %s %d batch %d: %.3f, JIT %d ms during it, start %d ms (monotonic %d ns), %.2f ms long, queued %.1f us,"
                 + " %d slices", TEST[i], SIZE[i], BATCH[i], VALUE[i], JIT_MS[i], START_MS[i], START_NS[i],
                 LENGTH_NS[i] * 1e-6, QUEUED_NS[i] * 1e-3, SLICES[i]));
+        }
+        if (dropped > 0) {
+            System.out.println("# " + dropped + " later batches not noted (the log holds " + CAPACITY + ")");
         }
         System.out.flush();
     }
