@@ -60,10 +60,14 @@ public final class Rows {
         }
     }
 
+    /** Looked up once: the lookup runs a stream over the platform's beans, code the JIT would compile between batches. */
+    private static final java.lang.management.CompilationMXBean COMPILATION =
+        java.lang.management.ManagementFactory.getCompilationMXBean();
+
     /** The JIT's total compile time so far in ms (-1 when the JVM does not say). */
     public static long compileMillis() {
-        java.lang.management.CompilationMXBean c = java.lang.management.ManagementFactory.getCompilationMXBean();
-        return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
+        return COMPILATION != null && COMPILATION.isCompilationTimeMonitoringSupported()
+            ? COMPILATION.getTotalCompilationTime() : -1;
     }
 
     /**
