@@ -195,11 +195,11 @@ public final class PingPong {
         byte[] want = new byte[got.capacity()];
         java.util.Arrays.fill(want, 0, size, (byte) 'a');
         java.util.Arrays.fill(want, size, want.length, (byte) 'b');
-        int at = got.duplicate().clear().mismatch(java.nio.ByteBuffer.wrap(want));
+        got.clear(); // the whole buffer (a view of its own)
+        int at = got.mismatch(java.nio.ByteBuffer.wrap(want));
         if (at >= 0) {
             throw new IllegalStateException(kind.label() + " receive buffer wrong at byte " + at + " after a " + size
-                + "-byte message: " + (at < got.capacity() ? "'" + (char) got.get(at) + "'" : "short") + " where '"
-                + (char) want[at] + "' was sent");
+                + "-byte message: '" + (char) got.get(at) + "' where '" + (char) want[at] + "' was expected");
         }
     }
 
